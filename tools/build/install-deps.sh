@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the build and the tests need, once, when they
+# are missing. A fresh machine needs one `apt-get update` first; we do it only
+# when a package is missing, so a warm machine pays nothing.
+set -u
+pkgs="libelf-dev libdw-dev zlib1g-dev elfutils binutils systemtap-sdt-dev
+      openjdk-17-jdk-headless libtraceevent-dev clang llvm python3 procps"
+missing=""
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' \
+		|| missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" != 0 ]; then
+	echo "missing packages:$missing" >&2
+	echo "run: sudo apt-get update && sudo apt-get install -y$missing" >&2
+	exit 1
+fi
+echo "installing:$missing" >&2
+stamp=/var/lib/apt/periodic/.perf-deps-updated
+if [ ! -e "$stamp" ] || [ -z "$(ls -A /var/lib/apt/lists 2>/dev/null | grep -v lock)" ]; then
+	DEBIAN_FRONTEND=noninteractive apt-get update -q >&2 || exit 1
+	mkdir -p "$(dirname $stamp)" && touch "$stamp"
+fi
+DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing >&2 || {
+	# a stale package list is the usual cause: refresh once and retry
+	DEBIAN_FRONTEND=noninteractive apt-get update -q >&2 &&
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing >&2
+}

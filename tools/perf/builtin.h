@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PERF_BUILTIN_H
+#define PERF_BUILTIN_H
+
+/*
+ * One entry point per subcommand, each in builtin-<cmd>.c. They are weak so
+ * that the dispatcher links while a subcommand is still being written.
+ */
+#define BUILTIN(name) int cmd_##name(int argc, const char **argv) __attribute__((weak))
+BUILTIN(record);
+BUILTIN(report);
+BUILTIN(script);
+BUILTIN(inject);
+BUILTIN(buildid_cache);
+BUILTIN(buildid_list);
+BUILTIN(probe);
+BUILTIN(list);
+BUILTIN(test);
+BUILTIN(annotate);
+#undef BUILTIN
+
+extern const char perf_version_string[];
+/* absolute path of the running perf binary (for CMDLINE, tests) */
+extern const char *perf_exec_path;
+
+#endif

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PERF_UTIL_SYMBOL_H
+#define PERF_UTIL_SYMBOL_H
+
+#include <stdint.h>
+
+/*
+ * A function (or object) of a DSO. start/end are in the DSO's own address
+ * space: ELF virtual addresses for files, runtime addresses for kallsyms and
+ * perf-PID.map. end is exclusive.
+ */
+struct symbol {
+	uint64_t start, end;
+	uint8_t binding;         /* STB_* */
+	uint8_t type;            /* STT_* */
+	char name[];             /* already demangled for display (Java, C++) */
+};
+
+/* A sorted, non-overlapping-by-start symbol table. */
+struct symtab {
+	struct symbol **syms;
+	size_t nr, cap;
+};
+
+void symtab__add(struct symtab *t, uint64_t start, uint64_t size, uint8_t binding,
+		 uint8_t type, const char *name);
+/* sorts, removes duplicates (prefers GLOBAL over WEAK over LOCAL), and fixes
+ * zero sizes to reach the next symbol */
+void symtab__finish(struct symtab *t);
+struct symbol *symtab__find(const struct symtab *t, uint64_t addr);
+void symtab__exit(struct symtab *t);
+
+/*
+ * Java method names as perf's agent writes them ("Lcom/example/Foo;hot(I)V")
+ * become "com.example.Foo.hot(int)" like perf report shows them. Returns a
+ * malloc'ed string or NULL when name is not in that form.
+ */
+char *java_demangle(const char *name);
+
+#endif
