@@ -58,7 +58,7 @@ $(PERF): $(PERF_OBJS) $(OUT)/.flavor-stamp
 	$(if $(V),,@echo "  LINK    $@";) $(CC) $(LDFLAGS) -o $@ $(PERF_OBJS) $(LDLIBS)
 
 -include $(PERF_OBJS:.o=.d)
--include $(sort $(wildcard tools/perf/*/Build.mk tools/perf/tests/*/Build.mk bench/Build.mk))
+-include $(sort $(wildcard tools/perf/*/Build.mk tools/perf/tests/*/Build.mk tools/perf/tests/workloads/*.mk bench/Build.mk))
 
 .PHONY: build-all
 build-all: $(ALL_TARGETS)
