@@ -20,6 +20,7 @@ struct symbol {
 struct symtab {
 	struct symbol **syms;
 	size_t nr, cap;
+	struct symtab_chunk *chunks;  /* symbols are carved from these, freed together */
 };
 
 void symtab__add(struct symtab *t, uint64_t start, uint64_t size, uint8_t binding,
@@ -36,5 +37,16 @@ void symtab__exit(struct symtab *t);
  * malloc'ed string or NULL when name is not in that form.
  */
 char *java_demangle(const char *name);
+
+/*
+ * Itanium C++ names ("_ZN2ns3Foo3hotEiPKc") as perf 6.1 shows them:
+ * "ns::Foo::hot" (no parameters, return type or clone suffix, like
+ * `c++filt -p`). malloc'ed, or NULL when not mangled / no demangler.
+ */
+char *cxx_demangle(const char *name);
+
+/* The display form of a symbol-table name: C++ then Java demangling;
+ * malloc'ed, or NULL to use the name as is. */
+char *symbol__demangle(const char *name);
 
 #endif
