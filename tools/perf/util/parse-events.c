@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "debug.h"
+#include "parse-events.h"
+#include "tracefs.h"
+#include "util.h"
+
+struct event_symbol {
+	const char *name;
+	uint32_t type;
+	uint64_t config;
+};
+
+/* the first name of a (type, config) pair is its canonical one */
+static const struct event_symbol event_symbols[] = {
+	{ "cycles",              PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "cpu-cycles",          PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "instructions",        PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
+	{ "cache-references",    PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
+	{ "cache-misses",        PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
+	{ "branches",            PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branch-instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branch-misses",       PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
+	{ "bus-cycles",          PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES },
+	{ "cpu-clock",           PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
+	{ "task-clock",          PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
+	{ "page-faults",         PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+	{ "faults",              PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+	{ "context-switches",    PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "cs",                  PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "cpu-migrations",      PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "migrations",          PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "minor-faults",        PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
+	{ "major-faults",        PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
+	{ "alignment-faults",    PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS },
+	{ "emulation-faults",    PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS },
+	{ "dummy",               PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY },
+};
+
+const char *event_symbol_name(uint32_t type, uint64_t config)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(event_symbols); i++)
+		if (event_symbols[i].type == type && event_symbols[i].config == config)
+			return event_symbols[i].name;
+	return NULL;
+}
+
+/* applies "u", "k", "ppp", "H", ... ; -1 on an unknown letter */
+static int apply_modifiers(struct perf_event_attr *attr, const char *mod)
+{
+	bool u = false, k = false, h = false, host = false, guest = false;
+	int precise = 0;
+
+	for (const char *c = mod; *c; c++) {
+		switch (*c) {
+		case 'u': u = true; break;
+		case 'k': k = true; break;
+		case 'h': h = true; break;
+		case 'p': precise++; break;
+		case 'P': precise = 3; break;
+		case 'H': host = true; break;
+		case 'G': guest = true; break;
+		default: return -1;
+		}
+	}
+	if (precise > 3)
+		return -1;
+	if (u || k || h) {
+		attr->exclude_user = !u;
+		attr->exclude_kernel = !k;
+		attr->exclude_hv = !h;
+	}
+	attr->precise_ip = precise;
+	if (host || guest) {
+		attr->exclude_guest = !guest;
+		attr->exclude_host = !host;
+	}
+	return 0;
+}
+
+char *event_name_with_modifiers(const char *base, const struct perf_event_attr *attr)
+{
+	char mod[16];
+	size_t n = 0;
+	bool any_excl = attr->exclude_user || attr->exclude_kernel || attr->exclude_hv;
+
+	if (any_excl) {
+		if (!attr->exclude_user)
+			mod[n++] = 'u';
+		if (!attr->exclude_kernel)
+			mod[n++] = 'k';
+		if (!attr->exclude_hv)
+			mod[n++] = 'h';
+	}
+	for (unsigned i = 0; i < attr->precise_ip && n < 8; i++)
+		mod[n++] = 'p';
+	if (n && attr->exclude_guest && !attr->exclude_host)
+		mod[n++] = 'H';
+	else if (attr->exclude_host && !attr->exclude_guest)
+		mod[n++] = 'G';
+	mod[n] = 0;
+	return n ? xasprintf("%s:%s", base, mod) : xstrdup(base);
+}
+
+static int tracepoint_id(const char *sys, const char *ev, uint64_t *id)
+{
+	int v;
+
+	if (!tracefs__mountpoint()) {
+		pr_err("tracefs is not mounted: cannot resolve tracepoint %s:%s\n", sys, ev);
+		return -1;
+	}
+	if (strchr(sys, '/') || strchr(ev, '/') || !strcmp(sys, "..") || !strcmp(ev, "..") ||
+	    (v = tracefs__event_id(sys, ev)) < 0) {
+		pr_err("event syntax error: unknown tracepoint '%s:%s'\n", sys, ev);
+		return -1;
+	}
+	*id = (uint64_t)v;
+	return 0;
+}
+
+static int parse_one(const char *str, struct parsed_event *pe)
+{
+	char *copy = xstrdup(str), *colon = strchr(copy, ':');
+	const char *mod = NULL;
+	struct perf_event_attr *attr = &pe->attr;
+	size_t i;
+
+	memset(pe, 0, sizeof(*pe));
+	attr->size = sizeof(*attr);
+	if (colon) {
+		*colon = 0;
+		mod = colon + 1;
+	}
+	for (i = 0; i < ARRAY_SIZE(event_symbols); i++)
+		if (!strcmp(copy, event_symbols[i].name))
+			break;
+	if (i < ARRAY_SIZE(event_symbols)) {
+		attr->type = event_symbols[i].type;
+		attr->config = event_symbols[i].config;
+		attr->exclude_guest = 1;   /* perf's default for a plain event */
+		if (mod && (!*mod || apply_modifiers(attr, mod))) {
+			pr_err("event syntax error: bad modifier '%s' in '%s'\n", mod, str);
+			goto err;
+		}
+		pe->has_modifier = mod != NULL;
+	} else if (mod) {
+		/* group:event[:modifiers] is a tracepoint */
+		char *tmod = strchr(mod, ':');
+		uint64_t id;
+
+		if (tmod)
+			*tmod++ = 0;
+		if (!*copy || !*mod) {
+			pr_err("event syntax error: '%s'\n", str);
+			goto err;
+		}
+		if (tracepoint_id(copy, mod, &id))
+			goto err;
+		attr->type = PERF_TYPE_TRACEPOINT;
+		attr->config = id;
+		attr->exclude_guest = 1;
+		if (tmod && apply_modifiers(attr, tmod)) {
+			pr_err("event syntax error: bad modifier '%s' in '%s'\n", tmod, str);
+			goto err;
+		}
+		pe->tp_system = xstrdup(copy);
+		pe->tp_event = xstrdup(mod);
+	} else {
+		pr_err("event syntax error: unknown event '%s' (try cpu-clock, task-clock or group:tracepoint)\n", str);
+		goto err;
+	}
+	pe->name = xstrdup(str);
+	free(copy);
+	return 0;
+err:
+	free(copy);
+	parsed_event__exit(pe);
+	return -1;
+}
+
+int parse_events(const char *str, struct parsed_event **evs, size_t *nr)
+{
+	char *copy = xstrdup(str), *save = NULL, *tok;
+	int ret = 0;
+
+	if (!*str) {
+		pr_err("event syntax error: empty event list\n");
+		free(copy);
+		return -1;
+	}
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		struct parsed_event pe;
+
+		if (parse_one(tok, &pe)) {
+			ret = -1;
+			break;
+		}
+		*evs = xrealloc(*evs, (*nr + 1) * sizeof(**evs));
+		(*evs)[(*nr)++] = pe;
+	}
+	free(copy);
+	return ret;
+}
+
+void parsed_event__exit(struct parsed_event *ev)
+{
+	free(ev->name);
+	free(ev->tp_system);
+	free(ev->tp_event);
+	ev->name = ev->tp_system = ev->tp_event = NULL;
+}

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: MIT
+#include <dirent.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "debug.h"
+#include "evlist.h"
+#include "synthetic-events.h"
+#include "util.h"
+
+/* largest record we build: fixed part, a PATH_MAX name, the trailer */
+#define SYNTH_BUF_SIZE (PATH_MAX + 256)
+
+static int emit(const struct synth_target *t, void *rec, size_t body)
+{
+	union perf_event *ev = rec;
+
+	memset((char *)rec + body, 0, t->id_hdr_size);
+	ev->header.size = (uint16_t)(body + t->id_hdr_size);
+	return t->process(t->arg, ev);
+}
+
+/* copies s NUL-terminated and padded to 8; returns the padded length */
+static size_t put_string(char *dst, const char *s, size_t max)
+{
+	size_t n = strnlen(s, max - 1), padded = ALIGN_UP(n + 1, 8);
+
+	memcpy(dst, s, n);
+	memset(dst + n, 0, padded - n);
+	return padded;
+}
+
+uint64_t kallsyms__symbol_address(const char *name)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[512];
+	uint64_t addr = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long a;
+		char type, sym[256];
+
+		if (sscanf(line, "%llx %c %255s", &a, &type, sym) == 3 && !strcmp(sym, name)) {
+			addr = a;
+			break;
+		}
+	}
+	fclose(f);
+	return addr;
+}
+
+int synthesize_kernel_mmap(const struct synth_target *t)
+{
+	uint64_t text = kallsyms__symbol_address("_text");
+	uint64_t etext = kallsyms__symbol_address("_etext");
+	unsigned char buf[256] __attribute__((aligned(8)));
+	struct perf_record_mmap *ev = (void *)buf;
+	size_t body;
+
+	if (!text) {
+		pr_warning("Couldn't find _text in /proc/kallsyms (kptr_restrict?): kernel samples will not resolve\n");
+		return 0;
+	}
+	memset(buf, 0, sizeof(buf));
+	ev->header.type = PERF_RECORD_MMAP;
+	ev->header.misc = PERF_RECORD_MISC_KERNEL;
+	ev->pid = (uint32_t)-1;
+	ev->tid = 0;
+	ev->start = text;
+	ev->len = etext > text ? etext - text : 0;
+	ev->pgoff = text;
+	body = sizeof(*ev) + put_string(ev->filename, "[kernel.kallsyms]_text", 64);
+	return emit(t, buf, body);
+}
+
+int synthesize_comm(const struct synth_target *t, pid_t pid, pid_t tid, const char *comm, bool exec)
+{
+	unsigned char buf[128] __attribute__((aligned(8)));
+	struct perf_record_comm *ev = (void *)buf;
+	size_t body;
+
+	ev->header.type = PERF_RECORD_COMM;
+	ev->header.misc = exec ? PERF_RECORD_MISC_COMM_EXEC : 0;
+	ev->pid = pid;
+	ev->tid = tid;
+	body = sizeof(*ev) + put_string(ev->comm, comm, 16);
+	return emit(t, buf, body);
+}
+
+static int synthesize_fork(const struct synth_target *t, pid_t pid, pid_t tid)
+{
+	unsigned char buf[128] __attribute__((aligned(8)));
+	struct perf_record_fork *ev = (void *)buf;
+
+	memset(buf, 0, sizeof(buf));
+	ev->header.type = PERF_RECORD_FORK;
+	ev->pid = pid;
+	ev->ppid = pid;
+	ev->tid = tid;
+	ev->ptid = pid;
+	return emit(t, buf, sizeof(*ev));
+}
+
+static char *read_comm(pid_t pid, pid_t tid)
+{
+	char path[64], *s;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)pid, (int)tid);
+	s = read_file(path, NULL);
+	if (s)
+		s[strcspn(s, "\n")] = 0;
+	return s;
+}
+
+static int synthesize_mmaps(const struct synth_target *t, pid_t pid)
+{
+	char path[64], *line = NULL;
+	size_t cap = 0;
+	unsigned char *buf = xmalloc(SYNTH_BUF_SIZE);
+	FILE *f;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "r");
+	if (!f) {
+		free(buf);
+		return 0;
+	}
+	while (getline(&line, &cap, f) > 0) {
+		struct perf_record_mmap2 *ev = (void *)buf;
+		unsigned long long start, end, off, ino;
+		unsigned maj, min;
+		char perms[8];
+		int name_at = 0;
+		const char *name;
+		size_t body;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms, &off, &maj, &min,
+			   &ino, &name_at) < 7)
+			continue;
+		/* only code matters for symbol resolution */
+		if (perms[2] != 'x')
+			continue;
+		name = line + name_at;
+		line[strcspn(line, "\n")] = 0;
+		if (!strcmp(name, "[vsyscall]"))
+			continue;
+		if (!*name)
+			name = "//anon";
+		memset(ev, 0, sizeof(*ev));
+		ev->header.type = PERF_RECORD_MMAP2;
+		ev->header.misc = PERF_RECORD_MISC_USER;
+		ev->pid = pid;
+		ev->tid = pid;
+		ev->start = start;
+		ev->len = end - start;
+		ev->pgoff = off;
+		ev->maj = maj;
+		ev->min = min;
+		ev->ino = ino;
+		ev->prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) | PROT_EXEC;
+		ev->flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
+		body = sizeof(*ev) + put_string(ev->filename, name, PATH_MAX);
+		ret = emit(t, buf, body);
+		if (ret)
+			break;
+	}
+	free(line);
+	fclose(f);
+	free(buf);
+	return ret;
+}
+
+int synthesize_thread(const struct synth_target *t, pid_t pid)
+{
+	int nr = 0, ret = 0;
+	pid_t *tids = thread_list__from_pid(pid, &nr);
+
+	if (!tids)
+		return 0;
+	for (int i = 0; i < nr && !ret; i++) {
+		char *comm = read_comm(pid, tids[i]);
+
+		if (!comm)
+			continue;
+		ret = synthesize_comm(t, pid, tids[i], comm, false);
+		if (!ret && tids[i] != pid)
+			ret = synthesize_fork(t, pid, tids[i]);
+		free(comm);
+	}
+	if (!ret)
+		ret = synthesize_mmaps(t, pid);
+	free(tids);
+	return ret;
+}
+
+int synthesize_all_threads(const struct synth_target *t)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	int ret = 0;
+
+	if (!d) {
+		pr_err("cannot open /proc: existing threads will show as unknown\n");
+		return 0;
+	}
+	while (!ret && (de = readdir(d))) {
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+
+		if (*end || end == de->d_name)
+			continue;
+		ret = synthesize_thread(t, (pid_t)pid);
+	}
+	closedir(d);
+	return ret;
+}
+
+int synthesize_id_index(const struct synth_target *t, const struct evlist *el)
+{
+	size_t n = 0, k = 0, size;
+	struct perf_record_id_index *ev;
+	int ret;
+
+	for (size_t i = 0; i < el->nr; i++)
+		for (size_t j = 0; j < el->entries[i].nr_ids; j++)
+			n += el->entries[i].fds[j] >= 0;
+	/* a record's size is 16 bits: large -a runs get no index (optional) */
+	size = sizeof(*ev) + n * sizeof(ev->entries[0]);
+	if (size + t->id_hdr_size > 0xffff)
+		return 0;
+	ev = xzalloc(size + t->id_hdr_size);
+	ev->header.type = PERF_RECORD_ID_INDEX;
+	ev->nr = n;
+	for (size_t i = 0; i < el->nr; i++) {
+		const struct evsel_rec *e = &el->entries[i];
+
+		for (int c = 0; c < el->cpus->nr; c++)
+			for (int th = 0; th < el->nr_threads; th++) {
+				size_t j = (size_t)c * el->nr_threads + th;
+
+				if (e->fds[j] < 0)
+					continue;
+				ev->entries[k].id = e->ids[j];
+				ev->entries[k].idx = i;
+				ev->entries[k].cpu = (uint64_t)(int64_t)el->cpus->cpus[c];
+				ev->entries[k].tid = (uint64_t)(int64_t)el->threads[th];
+				k++;
+			}
+	}
+	/* user records carry no sample_id trailer */
+	ev->header.size = (uint16_t)size;
+	ret = t->process(t->arg, (union perf_event *)ev);
+	free(ev);
+	return ret;
+}
+
+int synthesize_thread_map(const struct synth_target *t, const struct evlist *el)
+{
+	size_t size = sizeof(struct perf_event_header) + 8 + (size_t)el->nr_threads * 24;
+	unsigned char *buf;
+	int ret;
+
+	if (size > 0xffff)
+		return 0;
+	buf = xzalloc(size);
+	((struct perf_event_header *)buf)->type = PERF_RECORD_THREAD_MAP;
+	((struct perf_event_header *)buf)->size = (uint16_t)size;
+	*(uint64_t *)(buf + 8) = el->nr_threads;
+	for (int i = 0; i < el->nr_threads; i++) {
+		unsigned char *ent = buf + 16 + (size_t)i * 24;
+		uint64_t pid = (uint64_t)(int64_t)el->threads[i];
+
+		memcpy(ent, &pid, 8);
+		if (el->threads[i] > 0) {
+			char *comm = read_comm(el->threads[i], el->threads[i]);
+
+			if (comm) {
+				strncpy((char *)ent + 8, comm, 15);
+				free(comm);
+			}
+		}
+	}
+	ret = t->process(t->arg, (union perf_event *)buf);
+	free(buf);
+	return ret;
+}
+
+int synthesize_cpu_map(const struct synth_target *t, const struct evlist *el)
+{
+	const struct cpu_map *cm = el->cpus;
+	bool range = cm->nr > 0 && cm->cpus[0] >= 0;
+	unsigned char *buf;
+	size_t size;
+	int ret;
+
+	for (int i = 1; i < cm->nr && range; i++)
+		range = cm->cpus[i] == cm->cpus[i - 1] + 1;
+	if (range)
+		size = 16;
+	else
+		size = ALIGN_UP(sizeof(struct perf_event_header) + 4 + 2 * (size_t)cm->nr, 8);
+	if (size > 0xffff)
+		return 0;
+	buf = xzalloc(size);
+	((struct perf_event_header *)buf)->type = PERF_RECORD_CPU_MAP;
+	((struct perf_event_header *)buf)->size = (uint16_t)size;
+	if (range) {
+		uint16_t v[4] = { 2, 0, (uint16_t)cm->cpus[0], (uint16_t)cm->cpus[cm->nr - 1] };
+
+		memcpy(buf + 8, v, sizeof(v));
+	} else {
+		uint16_t *v = (uint16_t *)(buf + 8);
+
+		v[0] = 0;
+		v[1] = (uint16_t)cm->nr;
+		for (int i = 0; i < cm->nr; i++)
+			v[2 + i] = (uint16_t)cm->cpus[i];
+	}
+	ret = t->process(t->arg, (union perf_event *)buf);
+	free(buf);
+	return ret;
+}
+
+int synthesize_empty(const struct synth_target *t, uint32_t type)
+{
+	struct perf_event_header h = { .type = type, .misc = 0, .size = sizeof(h) };
+
+	return t->process(t->arg, (union perf_event *)&h);
+}

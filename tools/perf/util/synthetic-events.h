@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PERF_UTIL_SYNTHETIC_EVENTS_H
+#define PERF_UTIL_SYNTHETIC_EVENTS_H
+
+/*
+ * Records for state that existed before recording started, shaped as the
+ * kernel would have emitted them, with a zeroed sample_id trailer
+ * (id_hdr_size bytes) like perf writes.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "event.h"
+
+struct evlist;
+
+struct synth_target {
+	int (*process)(void *arg, const union perf_event *ev);
+	void *arg;
+	unsigned id_hdr_size;
+};
+
+/* MMAP "[kernel.kallsyms]_text" at _text, len _etext - _text, pgoff _text. */
+int synthesize_kernel_mmap(const struct synth_target *t);
+
+int synthesize_comm(const struct synth_target *t, pid_t pid, pid_t tid, const char *comm, bool exec);
+
+/* COMM for every thread of pid, FORK for its non-leader threads, MMAP2 for
+ * its executable mappings (/proc/PID/maps). A vanished pid is not an error. */
+int synthesize_thread(const struct synth_target *t, pid_t pid);
+
+/* synthesize_thread for every process in /proc (-a) */
+int synthesize_all_threads(const struct synth_target *t);
+
+/* ID_INDEX, THREAD_MAP and CPU_MAP describing the opened events */
+int synthesize_id_index(const struct synth_target *t, const struct evlist *el);
+int synthesize_thread_map(const struct synth_target *t, const struct evlist *el);
+int synthesize_cpu_map(const struct synth_target *t, const struct evlist *el);
+
+/* a header-only record (FINISHED_INIT, FINISHED_ROUND) */
+int synthesize_empty(const struct synth_target *t, uint32_t type);
+
+/* Address of a symbol of /proc/kallsyms, 0 if absent. */
+uint64_t kallsyms__symbol_address(const char *name);
+
+#endif
