@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: MIT
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "debug.h"
+#include "hist.h"
+#include "util.h"
+
+static const char *const key_names[SORT_NR_KEYS] = {
+	[SORT_COMM] = "comm", [SORT_PID] = "pid", [SORT_DSO] = "dso",
+	[SORT_SYM] = "sym", [SORT_SRCLINE] = "srcline",
+};
+
+/* ---- interned strings: comms change and threads die, entries keep their name ---- */
+
+struct strset {
+	char **slots;
+	size_t cap, nr;
+};
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static const char *intern(struct strset *set, const char *s)
+{
+	size_t i;
+
+	if ((set->nr + 1) * 2 > set->cap) {
+		size_t ncap = set->cap ? set->cap * 2 : 256;
+		char **n = xzalloc(ncap * sizeof(*n));
+
+		for (i = 0; i < set->cap; i++) {
+			if (!set->slots[i])
+				continue;
+			size_t h = str_hash(set->slots[i]) & (ncap - 1);
+
+			while (n[h])
+				h = (h + 1) & (ncap - 1);
+			n[h] = set->slots[i];
+		}
+		free(set->slots);
+		set->slots = n;
+		set->cap = ncap;
+	}
+	for (i = str_hash(s) & (set->cap - 1); set->slots[i]; i = (i + 1) & (set->cap - 1))
+		if (!strcmp(set->slots[i], s))
+			return set->slots[i];
+	set->slots[i] = xstrdup(s);
+	set->nr++;
+	return set->slots[i];
+}
+
+int hists__init(struct hists *h, const char *keys, struct dsos *dsos)
+{
+	char *copy = xstrdup(keys), *tok, *save = NULL;
+
+	memset(h, 0, sizeof(*h));
+	h->dsos = dsos;
+	h->strings = xzalloc(sizeof(struct strset));
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int k;
+
+		while (*tok == ' ')
+			tok++;
+		for (k = 0; k < SORT_NR_KEYS; k++)
+			if (!strcmp(tok, key_names[k]))
+				break;
+		if (k == SORT_NR_KEYS) {
+			pr_err("Error: unknown --sort key: '%s' (known: comm, pid, dso, sym, srcline)\n", tok);
+			free(copy);
+			return -1;
+		}
+		if (h->nr_keys == MAX_SORT_KEYS) {
+			pr_err("Error: too many --sort keys\n");
+			free(copy);
+			return -1;
+		}
+		h->keys[h->nr_keys++] = k;
+	}
+	free(copy);
+	if (!h->nr_keys) {
+		pr_err("Error: empty --sort\n");
+		return -1;
+	}
+	h->nbuckets = 4096;
+	h->buckets = xzalloc(h->nbuckets * sizeof(*h->buckets));
+	return 0;
+}
+
+static void chain_free(struct callchain_node *n)
+{
+	while (n) {
+		struct callchain_node *next = n->next;
+
+		chain_free(n->children);
+		free(n);
+		n = next;
+	}
+}
+
+void hists__exit(struct hists *h)
+{
+	struct strset *set = h->strings;
+
+	for (size_t b = 0; b < h->nbuckets; b++) {
+		struct hist_entry *e = h->buckets[b], *n;
+
+		for (; e; e = n) {
+			n = e->hash_next;
+			chain_free(e->chain_root.children);
+			free(e);
+		}
+	}
+	free(h->buckets);
+	if (set) {
+		for (size_t i = 0; i < set->cap; i++)
+			free(set->slots[i]);
+		free(set->slots);
+		free(set);
+	}
+}
+
+bool hists__has_key(const struct hists *h, enum sort_key k)
+{
+	for (int i = 0; i < h->nr_keys; i++)
+		if (h->keys[i] == k)
+			return true;
+	return false;
+}
+
+static bool frame_same(const struct hist_frame *a, const struct hist_frame *b)
+{
+	if (a->dso != b->dso || a->kernel != b->kernel)
+		return false;
+	if (a->sym || b->sym)
+		return a->sym == b->sym;
+	return a->addr == b->addr;
+}
+
+/* identity of a would-be entry under the selected keys */
+struct entry_key {
+	const char *comm;
+	int32_t pid;
+	const struct hist_frame *frame;
+	const char *srcline;
+};
+
+static uint64_t key_hash(const struct hists *h, const struct entry_key *k)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < h->nr_keys; i++) {
+		switch (h->keys[i]) {
+		case SORT_COMM:
+			v = v * 31 + (uintptr_t)k->comm;
+			break;
+		case SORT_PID:
+			v = v * 31 + (uint32_t)k->pid;
+			break;
+		case SORT_DSO:
+			v = v * 31 + (uintptr_t)k->frame->dso + k->frame->kernel;
+			break;
+		case SORT_SYM:
+			v = v * 31 + (k->frame->sym ? (uintptr_t)k->frame->sym : k->frame->addr) + k->frame->kernel;
+			break;
+		case SORT_SRCLINE:
+			v = v * 31 + (uintptr_t)k->srcline;
+			break;
+		default:
+			break;
+		}
+	}
+	return v * 0x9E3779B97F4A7C15ull;
+}
+
+static bool key_match(const struct hists *h, const struct hist_entry *e, const struct entry_key *k)
+{
+	for (int i = 0; i < h->nr_keys; i++) {
+		switch (h->keys[i]) {
+		case SORT_COMM:
+			if (e->comm != k->comm)
+				return false;
+			break;
+		case SORT_PID:
+			if (e->pid != k->pid)
+				return false;
+			break;
+		case SORT_DSO:
+			if (e->frame.dso != k->frame->dso || e->frame.kernel != k->frame->kernel)
+				return false;
+			break;
+		case SORT_SYM:
+			if (!frame_same(&e->frame, k->frame))
+				return false;
+			break;
+		case SORT_SRCLINE:
+			if (e->srcline != k->srcline)
+				return false;
+			break;
+		default:
+			break;
+		}
+	}
+	return true;
+}
+
+static const char *frame_srcline(struct hists *h, const struct hist_frame *f)
+{
+	char buf[512];
+	const char *s = NULL;
+
+	if (f->dso)
+		s = dso__srcline(h->dsos, f->dso, f->addr);
+	if (!s) {
+		/* like perf: the DSO and the address when no line is known */
+		snprintf(buf, sizeof(buf), "%s[%llx]", f->dso ? f->dso->short_name : "[unknown]",
+			 (unsigned long long)f->addr);
+		s = buf;
+	}
+	return intern(h->strings, s);
+}
+
+static struct hist_entry *findnew_entry(struct hists *h, const struct entry_key *k)
+{
+	uint64_t hv = key_hash(h, k);
+	size_t b = hv % h->nbuckets;
+	struct hist_entry *e;
+
+	for (e = h->buckets[b]; e; e = e->hash_next)
+		if (e->hash == hv && key_match(h, e, k))
+			return e;
+	if (h->nr_entries > h->nbuckets * 2) {
+		size_t nb = h->nbuckets * 4;
+		struct hist_entry **nbk = xzalloc(nb * sizeof(*nbk));
+
+		for (size_t i = 0; i < h->nbuckets; i++) {
+			struct hist_entry *x = h->buckets[i], *n;
+
+			for (; x; x = n) {
+				n = x->hash_next;
+				x->hash_next = nbk[x->hash % nb];
+				nbk[x->hash % nb] = x;
+			}
+		}
+		free(h->buckets);
+		h->buckets = nbk;
+		h->nbuckets = nb;
+		b = hv % nb;
+	}
+	e = xzalloc(sizeof(*e));
+	e->hash = hv;
+	e->comm = k->comm;
+	e->pid = k->pid;
+	e->frame = *k->frame;
+	e->srcline = k->srcline;
+	e->hash_next = h->buckets[b];
+	h->buckets[b] = e;
+	h->nr_entries++;
+	return e;
+}
+
+static void chain_add(struct callchain_node *parent, const struct hist_frame *frames, size_t n,
+		      bool reverse, uint64_t period)
+{
+	parent->period += period;
+	for (size_t i = 0; i < n; i++) {
+		const struct hist_frame *f = &frames[reverse ? n - 1 - i : i];
+		struct callchain_node *c;
+
+		for (c = parent->children; c; c = c->next)
+			if (frame_same(&c->frame, f))
+				break;
+		if (!c) {
+			c = xzalloc(sizeof(*c));
+			c->frame = *f;
+			c->next = parent->children;
+			parent->children = c;
+		}
+		c->period += period;
+		parent = c;
+	}
+	parent->self += period;
+}
+
+void hists__add_sample(struct hists *h, const char *comm, int32_t pid,
+		       const struct hist_frame *frames, size_t n, uint64_t period)
+{
+	struct entry_key k = { intern(h->strings, comm ? comm : ""), pid, &frames[0], NULL };
+	struct hist_entry *e;
+
+	if (hists__has_key(h, SORT_SRCLINE))
+		k.srcline = frame_srcline(h, &frames[0]);
+	e = findnew_entry(h, &k);
+	e->period += period;
+	e->nr_samples++;
+	h->total_period += period;
+	h->nr_samples++;
+
+	if (!h->children) {
+		e->period_children += period;
+		if (h->callchains && n > 1)
+			/* callee order: the sampled function, then who called it */
+			chain_add(&e->chain_root, frames + 1, n - 1, !h->callee_order, period);
+		else if (h->callchains)
+			e->chain_root.period += period;
+		return;
+	}
+	e->period_children += period;
+	if (h->callchains)
+		chain_add(&e->chain_root, frames + 1, n - 1, true, period);
+	/* every caller gets the period once, however often it recurs in this chain */
+	for (size_t i = 1; i < n; i++) {
+		struct entry_key ck = k;
+		struct hist_entry *c;
+		bool seen = false;
+
+		ck.frame = &frames[i];
+		if (hists__has_key(h, SORT_SRCLINE))
+			ck.srcline = frame_srcline(h, &frames[i]);
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = frame_same(&frames[j], &frames[i]);
+		if (seen)
+			continue;
+		c = findnew_entry(h, &ck);
+		c->period_children += period;
+		if (h->callchains)
+			/* the callers of frames[i], outermost first */
+			chain_add(&c->chain_root, frames + i + 1, n - i - 1, true, period);
+	}
+}
+
+const char *hist_frame__dso_name(const struct hist_frame *f)
+{
+	return f->dso ? f->dso->short_name : "[unknown]";
+}
+
+const char *hist_frame__sym_name(const struct hist_frame *f, char *buf, size_t size)
+{
+	const char *lvl = f->kernel ? "[k]" : "[.]";
+
+	if (f->sym)
+		snprintf(buf, size, "%s %s", lvl, f->sym->name);
+	else
+		snprintf(buf, size, "%s %#018llx", lvl, (unsigned long long)f->addr);
+	return buf;
+}
+
+static const struct hists *sort_ctx;
+
+static int cmp_str(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+static int cmp_entries(const void *pa, const void *pb)
+{
+	const struct hist_entry *a = *(const struct hist_entry *const *)pa;
+	const struct hist_entry *b = *(const struct hist_entry *const *)pb;
+	const struct hists *h = sort_ctx;
+	uint64_t va = h->children ? a->period_children : a->period;
+	uint64_t vb = h->children ? b->period_children : b->period;
+	int r = 0;
+
+	if (va != vb)
+		return va > vb ? -1 : 1;
+	if (h->children && a->period != b->period)
+		return a->period > b->period ? -1 : 1;
+	for (int i = 0; i < h->nr_keys && !r; i++) {
+		switch (h->keys[i]) {
+		case SORT_COMM:
+			r = cmp_str(a->comm, b->comm);
+			break;
+		case SORT_PID:
+			r = a->pid < b->pid ? -1 : a->pid > b->pid;
+			break;
+		case SORT_DSO:
+			r = cmp_str(hist_frame__dso_name(&a->frame), hist_frame__dso_name(&b->frame));
+			break;
+		case SORT_SYM:
+			if (a->frame.sym && b->frame.sym)
+				r = strcmp(a->frame.sym->name, b->frame.sym->name);
+			else if (!a->frame.sym && !b->frame.sym)
+				r = a->frame.addr < b->frame.addr ? -1 : a->frame.addr > b->frame.addr;
+			else
+				r = a->frame.sym ? 1 : -1;
+			break;
+		case SORT_SRCLINE:
+			r = cmp_str(a->srcline, b->srcline);
+			break;
+		default:
+			break;
+		}
+	}
+	return r;
+}
+
+struct hist_entry **hists__sorted(struct hists *h, size_t *nr)
+{
+	struct hist_entry **v = xmalloc((h->nr_entries ? h->nr_entries : 1) * sizeof(*v));
+	size_t n = 0;
+
+	for (size_t b = 0; b < h->nbuckets; b++)
+		for (struct hist_entry *e = h->buckets[b]; e; e = e->hash_next)
+			v[n++] = e;
+	sort_ctx = h;
+	qsort(v, n, sizeof(*v), cmp_entries);
+	*nr = n;
+	return v;
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PERF_UTIL_HIST_H
+#define PERF_UTIL_HIST_H
+
+/*
+ * Histogram of samples by sort keys (comm, pid, dso, sym, srcline), with
+ * self and children (cumulative) periods and the call chains behind each
+ * entry, as perf report aggregates them.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include "machine.h"
+
+enum sort_key {
+	SORT_COMM,
+	SORT_PID,
+	SORT_DSO,
+	SORT_SYM,
+	SORT_SRCLINE,
+	SORT_NR_KEYS,
+};
+
+#define MAX_SORT_KEYS 8
+
+/* one resolved frame: what an address is, for display and for grouping */
+struct hist_frame {
+	struct dso *dso;
+	struct symbol *sym;
+	uint64_t addr;        /* DSO address (or raw ip without a map) */
+	bool kernel;
+};
+
+struct callchain_node {
+	struct hist_frame frame;
+	uint64_t period;          /* of all chains through this node */
+	uint64_t self;            /* of chains ending here */
+	struct callchain_node *children, *next;
+};
+
+struct hist_entry {
+	const char *comm;
+	int32_t pid;
+	struct hist_frame frame;
+	const char *srcline;
+	uint64_t period;          /* self */
+	uint64_t period_children; /* self + samples whose chain passes through */
+	uint64_t nr_samples;
+	struct callchain_node chain_root;
+	struct hist_entry *hash_next;
+	uint64_t hash;
+};
+
+struct hists {
+	enum sort_key keys[MAX_SORT_KEYS];
+	int nr_keys;
+	bool children;            /* --children: cumulate callers */
+	bool callchains;          /* collect chains for the graph */
+	bool callee_order;        /* graph from the sampled function up to callers */
+	struct hist_entry **buckets;
+	size_t nbuckets, nr_entries;
+	uint64_t total_period, nr_samples;
+	struct dsos *dsos;        /* for srclines */
+	void *strings;            /* interned comm / srcline strings */
+};
+
+/* keys: comma-separated ("comm,dso,sym"); -1 with a message on an unknown key */
+int hists__init(struct hists *h, const char *keys, struct dsos *dsos);
+void hists__exit(struct hists *h);
+
+/*
+ * Adds one sample. frames[0] is the sampled address, frames[1..n-1] its
+ * callers, innermost first (n >= 1).
+ */
+void hists__add_sample(struct hists *h, const char *comm, int32_t pid,
+		       const struct hist_frame *frames, size_t n, uint64_t period);
+
+/* entries sorted for output: by (children or self) period, then by the keys */
+struct hist_entry **hists__sorted(struct hists *h, size_t *nr);
+
+/* "[.] name", "[k] 0x..." etc. into buf */
+const char *hist_frame__sym_name(const struct hist_frame *f, char *buf, size_t size);
+const char *hist_frame__dso_name(const struct hist_frame *f);
+
+bool hists__has_key(const struct hists *h, enum sort_key k);
+
+#endif

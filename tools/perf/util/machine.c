@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: MIT
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "debug.h"
+#include "machine.h"
+#include "util.h"
+
+static struct maps *maps__new(void)
+{
+	struct maps *m = xzalloc(sizeof(*m));
+
+	m->refcnt = 1;
+	return m;
+}
+
+static void map__put(struct map *map)
+{
+	if (map && --map->refcnt == 0)
+		free(map);
+}
+
+static struct map *map__clone_part(const struct map *src, uint64_t start, uint64_t end)
+{
+	struct map *m = xmalloc(sizeof(*m));
+
+	*m = *src;
+	m->refcnt = 1;
+	/* a piece cut off the front keeps its file position */
+	m->pgoff = src->pgoff + (start - src->start);
+	m->start = start;
+	m->end = end;
+	return m;
+}
+
+static void maps__put(struct maps *maps)
+{
+	if (!maps || --maps->refcnt)
+		return;
+	for (size_t i = 0; i < maps->nr; i++)
+		map__put(maps->entries[i]);
+	free(maps->entries);
+	free(maps);
+}
+
+static struct maps *maps__clone(const struct maps *src)
+{
+	struct maps *m = maps__new();
+
+	m->cap = src->nr;
+	m->nr = src->nr;
+	m->entries = xmalloc((m->cap ? m->cap : 1) * sizeof(*m->entries));
+	for (size_t i = 0; i < src->nr; i++) {
+		m->entries[i] = src->entries[i];
+		m->entries[i]->refcnt++;
+	}
+	return m;
+}
+
+/* first index whose end > addr */
+static size_t maps__lower(const struct maps *maps, uint64_t addr)
+{
+	size_t lo = 0, hi = maps->nr;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (maps->entries[mid]->end <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+struct map *maps__find(struct maps *maps, uint64_t addr)
+{
+	size_t i = maps__lower(maps, addr);
+
+	if (i < maps->nr && maps->entries[i]->start <= addr)
+		return maps->entries[i];
+	return NULL;
+}
+
+void maps__insert(struct maps *maps, struct map *map)
+{
+	size_t i = maps__lower(maps, map->start), j = i;
+	struct map *keep[2] = { NULL, NULL };
+	size_t nkeep = 0, need;
+
+	/* entries i..j-1 overlap the new map: keep their parts outside it */
+	while (j < maps->nr && maps->entries[j]->start < map->end)
+		j++;
+	if (i < j) {
+		struct map *first = maps->entries[i], *last = maps->entries[j - 1];
+
+		if (first->start < map->start)
+			keep[nkeep++] = map__clone_part(first, first->start, map->start);
+		if (last->end > map->end)
+			keep[nkeep++] = map__clone_part(last, map->end, last->end);
+		for (size_t k = i; k < j; k++)
+			map__put(maps->entries[k]);
+	}
+	need = maps->nr - (j - i) + 1 + nkeep;
+	if (need > maps->cap) {
+		maps->cap = need < 16 ? 16 : need * 2;
+		maps->entries = xrealloc(maps->entries, maps->cap * sizeof(*maps->entries));
+	}
+	memmove(&maps->entries[i + 1 + nkeep], &maps->entries[j], (maps->nr - j) * sizeof(*maps->entries));
+	if (nkeep && keep[0]->start < map->start) {
+		maps->entries[i++] = keep[0];
+		maps->entries[i++] = map;
+		if (nkeep == 2)
+			maps->entries[i++] = keep[1];
+	} else {
+		maps->entries[i++] = map;
+		if (nkeep)
+			maps->entries[i++] = keep[0];
+	}
+	maps->nr = need;
+}
+
+uint64_t map__map_ip(const struct map *map, uint64_t ip)
+{
+	if (!map->dso || map->dso->absolute)
+		return ip;
+	return dso__offset_to_addr(map->dso, ip - map->start + map->pgoff);
+}
+
+void machine__init(struct machine *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->nthreads_buckets = 1024;
+	m->threads = xzalloc(m->nthreads_buckets * sizeof(*m->threads));
+	m->kmaps = maps__new();
+	dsos__init(&m->dsos);
+}
+
+void machine__exit(struct machine *m)
+{
+	for (size_t b = 0; b < m->nthreads_buckets; b++) {
+		struct thread *t = m->threads[b], *n;
+
+		for (; t; t = n) {
+			n = t->hash_next;
+			maps__put(t->maps);
+			free(t->comm);
+			free(t);
+		}
+	}
+	free(m->threads);
+	maps__put(m->kmaps);
+	dsos__exit(&m->dsos);
+}
+
+static size_t tid_hash(const struct machine *m, int32_t tid)
+{
+	return ((uint32_t)tid * 2654435761u) % m->nthreads_buckets;
+}
+
+struct thread *machine__find_thread(struct machine *m, int32_t tid)
+{
+	for (struct thread *t = m->threads[tid_hash(m, tid)]; t; t = t->hash_next)
+		if (t->tid == tid)
+			return t;
+	return NULL;
+}
+
+static void machine__grow(struct machine *m)
+{
+	size_t nb = m->nthreads_buckets * 4;
+	struct thread **nt = xzalloc(nb * sizeof(*nt));
+
+	for (size_t b = 0; b < m->nthreads_buckets; b++) {
+		struct thread *t = m->threads[b], *n;
+
+		for (; t; t = n) {
+			size_t h = ((uint32_t)t->tid * 2654435761u) % nb;
+
+			n = t->hash_next;
+			t->hash_next = nt[h];
+			nt[h] = t;
+		}
+	}
+	free(m->threads);
+	m->threads = nt;
+	m->nthreads_buckets = nb;
+}
+
+static struct thread *thread__new(struct machine *m, int32_t pid, int32_t tid)
+{
+	struct thread *t = xzalloc(sizeof(*t));
+	size_t h;
+
+	t->pid = pid;
+	t->tid = tid;
+	t->ppid = -1;
+	t->comm = xasprintf(":%d", tid);
+	if (m->nr_threads > m->nthreads_buckets * 2)
+		machine__grow(m);
+	h = tid_hash(m, tid);
+	t->hash_next = m->threads[h];
+	m->threads[h] = t;
+	m->nr_threads++;
+	return t;
+}
+
+struct thread *machine__findnew_thread(struct machine *m, int32_t pid, int32_t tid)
+{
+	struct thread *t = machine__find_thread(m, tid);
+
+	if (t) {
+		/* the pid may be learned later than the tid (synthesized records) */
+		if (t->pid == -1 && pid != -1)
+			t->pid = pid;
+		return t;
+	}
+	t = thread__new(m, pid, tid);
+	if (pid != -1 && pid != tid) {
+		struct thread *leader = machine__findnew_thread(m, pid, pid);
+
+		t->maps = leader->maps;
+		t->maps->refcnt++;
+		/* a thread starts with its process's name */
+		free(t->comm);
+		t->comm = xstrdup(leader->comm);
+	} else
+		t->maps = maps__new();
+	return t;
+}
+
+static void thread__set_comm(struct thread *t, const char *comm)
+{
+	free(t->comm);
+	t->comm = xstrdup(comm);
+	t->comm_set = true;
+}
+
+static int process_fork(struct machine *m, const struct perf_record_fork *f)
+{
+	struct thread *parent, *child;
+
+	if (f->pid == f->ppid && f->tid == f->ptid)
+		return 0;
+	parent = machine__findnew_thread(m, f->ppid, f->ptid);
+	child = machine__find_thread(m, f->tid);
+	if (child) {
+		/* tid reuse: the old thread is gone */
+		maps__put(child->maps);
+		child->maps = NULL;
+		child->exited = false;
+	} else
+		child = thread__new(m, f->pid, f->tid);
+	child->pid = f->pid;
+	child->ppid = f->ppid;
+	free(child->comm);
+	child->comm = xstrdup(parent->comm);
+	child->comm_set = parent->comm_set;
+	if (f->pid == f->ppid) {
+		/* a new thread shares the address space */
+		child->maps = parent->maps;
+		child->maps->refcnt++;
+	} else
+		child->maps = maps__clone(parent->maps);
+	return 0;
+}
+
+static bool is_anon_name(const char *name)
+{
+	return str_starts_with(name, "//anon") || str_starts_with(name, "/dev/zero") ||
+	       str_starts_with(name, "/anon_hugepage") || str_starts_with(name, "[anon:") ||
+	       str_starts_with(name, "/memfd:");
+}
+
+static struct dso *dso_for_mapping(struct machine *m, int32_t pid, const char *name, bool kernel)
+{
+	char buf[64];
+	struct dso *dso;
+	enum dso_kind kind = DSO_KIND_ELF;
+
+	if (kernel) {
+		name = "[kernel.kallsyms]";
+		kind = DSO_KIND_KERNEL;
+	} else if (!strcmp(name, "[vdso]")) {
+		kind = DSO_KIND_VDSO;
+	} else if (is_anon_name(name)) {
+		/* anonymous executable memory: a JIT may describe it in perf-PID.map */
+		snprintf(buf, sizeof(buf), "/tmp/perf-%d.map", pid);
+		name = buf;
+		kind = DSO_KIND_PERF_MAP;
+	} else if (name[0] == '[') {
+		kind = DSO_KIND_ANON;   /* [heap], [stack], [vsyscall], ... */
+	}
+	dso = dsos__findnew(&m->dsos, name);
+	if (!dso->loaded) {
+		dso->kind = kind;
+		dso->absolute = kind == DSO_KIND_KERNEL || kind == DSO_KIND_PERF_MAP || kind == DSO_KIND_ANON;
+	}
+	return dso;
+}
+
+static int process_mmap(struct machine *m, uint32_t pid, uint32_t tid, uint64_t start, uint64_t len,
+			uint64_t pgoff, uint32_t prot, uint32_t flags, const char *filename,
+			uint16_t misc, const uint8_t *build_id, uint8_t build_id_size)
+{
+	uint8_t cpumode = misc & PERF_MISC_CPUMODE_MASK;
+	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+	struct map *map;
+	struct maps *maps;
+
+	if (len == 0 || start + len < start)
+		return 0;
+	if (kernel) {
+		/* only the kernel image itself; modules keep their own names */
+		if (str_starts_with(filename, "[kernel.kallsyms]") || str_starts_with(filename, "[guest.kernel")) {
+			m->kernel_map_seen = true;
+		} else if (filename[0] == '/' || filename[0] == '[') {
+			map = xzalloc(sizeof(*map));
+			map->start = start;
+			map->end = start + len;
+			map->pgoff = pgoff;
+			map->refcnt = 1;
+			map->dso = dsos__findnew(&m->dsos, filename);
+			map->dso->kind = DSO_KIND_KERNEL;
+			map->dso->absolute = true;
+			maps__insert(m->kmaps, map);
+			return 0;
+		}
+		maps = m->kmaps;
+	} else {
+		struct thread *t = machine__findnew_thread(m, pid, tid);
+
+		maps = t->maps;
+	}
+	map = xzalloc(sizeof(*map));
+	map->start = start;
+	map->end = start + len;
+	map->pgoff = pgoff;
+	map->prot = prot;
+	map->flags = flags;
+	map->refcnt = 1;
+	map->dso = dso_for_mapping(m, pid, filename, kernel);
+	if (build_id_size && !map->dso->build_id_size)
+		dso__set_build_id(map->dso, build_id, build_id_size);
+	maps__insert(maps, map);
+	return 0;
+}
+
+int machine__process_event(struct machine *m, const union perf_event *ev, const struct perf_sample *s)
+{
+	size_t size = ev->header.size;
+
+	(void)s;
+	switch (ev->header.type) {
+	case PERF_RECORD_COMM: {
+		struct thread *t;
+		char comm[256];
+		size_t max = size - offsetof(struct perf_record_comm, comm);
+
+		if (size < sizeof(ev->comm))
+			return 0;
+		snprintf(comm, sizeof(comm), "%.*s", (int)strnlen(ev->comm.comm, max), ev->comm.comm);
+		t = machine__findnew_thread(m, ev->comm.pid, ev->comm.tid);
+		thread__set_comm(t, comm);
+		return 0;
+	}
+	case PERF_RECORD_FORK:
+		if (size < sizeof(ev->fork))
+			return 0;
+		return process_fork(m, &ev->fork);
+	case PERF_RECORD_EXIT: {
+		struct thread *t;
+
+		if (size < sizeof(ev->fork))
+			return 0;
+		t = machine__find_thread(m, ev->fork.tid);
+		if (t)
+			t->exited = true;
+		return 0;
+	}
+	case PERF_RECORD_MMAP: {
+		char name[4096];
+		size_t max = size - offsetof(struct perf_record_mmap, filename);
+
+		if (size <= sizeof(ev->mmap))
+			return 0;
+		snprintf(name, sizeof(name), "%.*s", (int)strnlen(ev->mmap.filename, max), ev->mmap.filename);
+		return process_mmap(m, ev->mmap.pid, ev->mmap.tid, ev->mmap.start, ev->mmap.len,
+				    ev->mmap.pgoff, 5, 0, name, ev->header.misc, NULL, 0);
+	}
+	case PERF_RECORD_MMAP2: {
+		char name[4096];
+		size_t max = size - offsetof(struct perf_record_mmap2, filename);
+		bool has_bid = ev->header.misc & PERF_MISC_MMAP_BUILD_ID;
+
+		if (size <= sizeof(ev->mmap2))
+			return 0;
+		snprintf(name, sizeof(name), "%.*s", (int)strnlen(ev->mmap2.filename, max), ev->mmap2.filename);
+		return process_mmap(m, ev->mmap2.pid, ev->mmap2.tid, ev->mmap2.start, ev->mmap2.len,
+				    ev->mmap2.pgoff, ev->mmap2.prot, ev->mmap2.flags, name, ev->header.misc,
+				    has_bid ? ev->mmap2.build_id : NULL,
+				    has_bid ? MIN(ev->mmap2.build_id_size, BUILD_ID_MAX) : 0);
+	}
+	default:
+		return 0;
+	}
+}
+
+struct map *machine__find_map(struct machine *m, struct thread *t, uint8_t cpumode, uint64_t ip)
+{
+	struct map *map;
+
+	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL) {
+		map = maps__find(m->kmaps, ip);
+		if (map || !m->kernel_map_seen)
+			return map;
+		/*
+		 * The kernel map is [_text, end of image); addresses beyond it
+		 * (modules, bpf) still resolve through kallsyms, as one map.
+		 */
+		struct map *k = xzalloc(sizeof(*k));
+
+		k->start = ip & ~0xfffull;
+		k->end = k->start + 0x1000;
+		k->refcnt = 1;
+		k->dso = dso_for_mapping(m, -1, "", true);
+		maps__insert(m->kmaps, k);
+		return k;
+	}
+	return t && t->maps ? maps__find(t->maps, ip) : NULL;
+}
+
+int machine__resolve(struct machine *m, int32_t pid, int32_t tid, uint8_t cpumode, uint64_t ip,
+		     struct addr_location *al, bool no_symbols)
+{
+	memset(al, 0, sizeof(*al));
+	al->cpumode = cpumode;
+	al->kernel = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+	al->addr = ip;
+	if (tid == -1 && pid == -1)
+		return -1;
+	al->thread = machine__findnew_thread(m, pid, tid == -1 ? pid : tid);
+	al->map = machine__find_map(m, al->thread, cpumode, ip);
+	if (!al->map)
+		return 0;
+	al->dso = al->map->dso;
+	al->dso->hit = true;
+	if (no_symbols)
+		return 0;
+	dso__load(&m->dsos, al->dso);
+	al->addr = map__map_ip(al->map, ip);
+	al->sym = dso__find_symbol(al->dso, al->addr);
+	return 0;
+}
