@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libperf-jvmti.so: a JVMTI agent writing a jitdump of every method the JVM
+ * compiles and every stub it generates, for perf inject --jit.
+ *
+ *   java -agentpath:/abs/libperf-jvmti.so[=dir=DIR,rawnames,noinline,verbose] ...
+ *   jcmd PID JVMTI.agent_load /abs/libperf-jvmti.so [OPTIONS]
+ *
+ * Callbacks run on compiler threads and hold up compilation, so each one
+ * assembles its records privately and only takes the file lock to write.
+ * Nothing here may stop or crash the JVM: every failure is a warning.
+ */
+#include <jvmti.h>
+#include <jvmticmlr.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "dump-file.h"
+#include "method-cache.h"
+#include "util/jitdump.h"
+
+struct agent_options {
+	char *dir;
+	bool raw_names;
+	bool no_inline;
+	bool verbose;
+	bool help;
+};
+
+static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool started;
+static bool have_lines;
+static struct agent_options opts;
+
+static const char usage[] =
+	"perf-jvmti: options (comma-separated): \n"
+	"  dir=DIR    put java-jit-YYYYMMDD.XXXXXXXX/jit-PID.dump under DIR\n"
+	"             (default: $JITDUMPDIR, else ~/.debug/jit)\n"
+	"  rawnames   name methods in JVM form (Ljava/lang/String;hashCode()I)\n"
+	"             instead of java.lang.String.hashCode()\n"
+	"  noinline   do not write inline-stack records\n"
+	"  verbose    print the dump path on stderr\n"
+	"  help       print this and do not record\n";
+
+static int parse_options(const char *s, struct agent_options *o)
+{
+	char *copy, *tok, *save = NULL;
+
+	memset(o, 0, sizeof(*o));
+	if (!s || !*s)
+		return 0;
+	copy = strdup(s);
+	if (!copy)
+		return -1;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strncmp(tok, "dir=", 4)) {
+			free(o->dir);
+			o->dir = strdup(tok + 4);
+		} else if (!strcmp(tok, "rawnames"))
+			o->raw_names = true;
+		else if (!strcmp(tok, "noinline"))
+			o->no_inline = true;
+		else if (!strcmp(tok, "verbose"))
+			o->verbose = true;
+		else if (!strcmp(tok, "help"))
+			o->help = true;
+		else
+			agent_warn("unknown option '%s' ignored (try help)", tok);
+	}
+	free(copy);
+	return 0;
+}
+
+static uint32_t thread_id(void)
+{
+	return (uint32_t)syscall(SYS_gettid);
+}
+
+/* LOAD: fixed part, name, code; its code_index is assigned when written */
+static void put_load(struct rec_buf *b, const char *name, const void *addr, uint64_t size)
+{
+	struct jitdump_code_load load;
+	size_t start = rec_buf_begin(b, JIT_CODE_LOAD);
+
+	memset(&load, 0, sizeof(load));
+	load.pid = getpid();
+	load.tid = thread_id();
+	load.vma = load.code_addr = (uint64_t)(uintptr_t)addr;
+	load.code_size = size;
+	rec_buf_put(b, (const char *)&load + sizeof(load.p), sizeof(load) - sizeof(load.p));
+	if (!b->oom)
+		b->code_index_at = start + offsetof(struct jitdump_code_load, code_index);
+	rec_buf_put(b, name, strlen(name) + 1);
+	rec_buf_put(b, addr, size);
+	rec_buf_end(b, start);
+}
+
+struct pc_line {
+	uint64_t addr;
+	jint line;
+	const char *file;
+	unsigned seq;     /* keeps the VM's order among equal addresses */
+};
+
+static int cmp_pc_line(const void *a, const void *b)
+{
+	const struct pc_line *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void put_debug_info(struct rec_buf *b, uint64_t code_addr, struct pc_line *pl, size_t n)
+{
+	struct jitdump_debug_info di;
+	size_t start;
+
+	if (!n)
+		return;
+	/* perf's line program wants rising addresses */
+	qsort(pl, n, sizeof(*pl), cmp_pc_line);
+	start = rec_buf_begin(b, JIT_CODE_DEBUG_INFO);
+	di.code_addr = code_addr;
+	di.nr_entry = n;
+	rec_buf_put(b, (const char *)&di + sizeof(di.p), sizeof(di) - sizeof(di.p));
+	for (size_t i = 0; i < n; i++) {
+		struct jitdump_debug_entry e = { pl[i].addr, pl[i].line, 0 };
+
+		rec_buf_put(b, &e, sizeof(e));
+		rec_buf_put(b, pl[i].file, strlen(pl[i].file) + 1);
+	}
+	rec_buf_end(b, start);
+}
+
+/* string table of one INLINE_INFO record; strings dedup'ed by content */
+struct strtab {
+	struct rec_buf data;
+	const char **str;
+	uint32_t *off;
+	size_t n, cap;
+};
+
+static uint32_t strtab_add(struct strtab *t, const char *s)
+{
+	uint32_t off;
+
+	for (size_t i = 0; i < t->n; i++)
+		if (t->str[i] == s || !strcmp(t->str[i], s))
+			return t->off[i];
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 16;
+		const char **ns = realloc(t->str, cap * sizeof(*ns));
+		uint32_t *no;
+
+		if (!ns) {
+			t->data.oom = true;
+			return 0;
+		}
+		t->str = ns;
+		no = realloc(t->off, cap * sizeof(*no));
+		if (!no) {
+			t->data.oom = true;
+			return 0;
+		}
+		t->off = no;
+		t->cap = cap;
+	}
+	off = (uint32_t)t->data.len;
+	rec_buf_put(&t->data, s, strlen(s) + 1);
+	t->str[t->n] = s;
+	t->off[t->n++] = off;
+	return off;
+}
+
+static void put_inline_info(struct rec_buf *b, jvmtiEnv *env, uint64_t code_addr,
+			    uint64_t code_size, const jvmtiCompiledMethodLoadInlineRecord *const *recs,
+			    size_t nr_recs)
+{
+	struct jitdump_inline_info ii;
+	struct strtab st = { 0 };
+	uint32_t nr_pc = 0;
+	size_t start;
+
+	start = rec_buf_begin(b, JIT_CODE_INLINE_INFO);
+	memset(&ii, 0, sizeof(ii));
+	rec_buf_put(b, (const char *)&ii + sizeof(ii.p), sizeof(ii) - sizeof(ii.p));
+	for (size_t r = 0; r < nr_recs; r++) {
+		for (jint i = 0; i < recs[r]->numpcs; i++) {
+			const PCStackInfo *pc = &recs[r]->pcinfo[i];
+			uint64_t a = (uint64_t)(uintptr_t)pc->pc;
+			struct jitdump_inline_pc e = { a, 0, 0 };
+
+			if (a < code_addr || a >= code_addr + code_size || pc->numstackframes <= 0)
+				continue;
+			e.nr_frame = pc->numstackframes;
+			rec_buf_put(b, &e, sizeof(e));
+			for (jint f = 0; f < pc->numstackframes; f++) {
+				const struct method_info *mi = method_cache_get(env, pc->methods[f]);
+				struct jitdump_inline_frame fr;
+
+				fr.name = strtab_add(&st, mi->name);
+				fr.file = strtab_add(&st, mi->file);
+				fr.line = method_line(mi, pc->bcis[f]);
+				fr.bci = pc->bcis[f];
+				rec_buf_put(b, &fr, sizeof(fr));
+			}
+			nr_pc++;
+		}
+	}
+	rec_buf_put(b, st.data.p, st.data.len);
+	if (st.data.oom)
+		b->oom = true;
+	if (!b->oom) {
+		struct jitdump_inline_info *hdr = (void *)(b->p + start);
+		uint32_t tab = (uint32_t)st.data.len;
+
+		memcpy(&hdr->code_addr, &code_addr, sizeof(code_addr));
+		memcpy(&hdr->nr_pc, &nr_pc, sizeof(nr_pc));
+		memcpy(&hdr->strtab_size, &tab, sizeof(tab));
+	}
+	rec_buf_end(b, start);
+	rec_buf_free(&st.data);
+	free(st.str);
+	free(st.off);
+}
+
+static void JNICALL on_compiled_method_load(jvmtiEnv *env, jmethodID method, jint code_size,
+					    const void *code_addr, jint map_length,
+					    const jvmtiAddrLocationMap *map, const void *compile_info)
+{
+	const jvmtiCompiledMethodLoadInlineRecord *recs[8];
+	const jvmtiCompiledMethodLoadRecordHeader *h;
+	const uint64_t start = (uint64_t)(uintptr_t)code_addr, end = start + (uint64_t)code_size;
+	const struct method_info *self;
+	struct pc_line *pl = NULL;
+	size_t nr_recs = 0, npl = 0, cap = 0;
+	bool inlined = false;
+	struct rec_buf b;
+
+	if (!dump_active() || code_size <= 0)
+		return;
+	self = method_cache_get(env, method);
+	rec_buf_init(&b);
+
+	for (h = compile_info; h && nr_recs < 8; h = h->next)
+		if (h->kind == JVMTI_CMLR_INLINE_INFO)
+			recs[nr_recs++] = (const jvmtiCompiledMethodLoadInlineRecord *)h;
+
+	if (have_lines) {
+		for (size_t r = 0; r < nr_recs; r++)
+			cap += recs[r]->numpcs > 0 ? recs[r]->numpcs : 0;
+		if (!nr_recs && map && map_length > 0)
+			cap = map_length;
+		pl = cap ? malloc(cap * sizeof(*pl)) : NULL;
+	}
+	if (pl && nr_recs) {
+		/* leaf frame of every pc: that is where the instruction's source line is */
+		for (size_t r = 0; r < nr_recs; r++) {
+			for (jint i = 0; i < recs[r]->numpcs; i++) {
+				const PCStackInfo *pc = &recs[r]->pcinfo[i];
+				uint64_t a = (uint64_t)(uintptr_t)pc->pc;
+				const struct method_info *leaf;
+				jint line;
+
+				if (a < start || a >= end || pc->numstackframes <= 0)
+					continue;
+				if (pc->numstackframes > 1)
+					inlined = true;
+				leaf = method_cache_get(env, pc->methods[0]);
+				line = method_line(leaf, pc->bcis[0]);
+				if (line <= 0 || !*leaf->file)
+					continue;
+				pl[npl] = (struct pc_line){ a, line, leaf->file, (unsigned)npl };
+				npl++;
+			}
+		}
+	} else if (pl) {
+		/* no inline info from this VM: the map gives bcis of the method itself */
+		for (jint i = 0; i < map_length; i++) {
+			uint64_t a = (uint64_t)(uintptr_t)map[i].start_address;
+			jint line = method_line(self, (jint)map[i].location);
+
+			if (a < start || a >= end || line <= 0 || !*self->file)
+				continue;
+			pl[npl] = (struct pc_line){ a, line, self->file, (unsigned)npl };
+			npl++;
+		}
+	}
+	put_debug_info(&b, start, pl, npl);
+	free(pl);
+	if (inlined && !opts.no_inline)
+		put_inline_info(&b, env, start, code_size, recs, nr_recs);
+	put_load(&b, self->name, code_addr, code_size);
+	dump_write(&b);
+	rec_buf_free(&b);
+}
+
+static void JNICALL on_dynamic_code_generated(jvmtiEnv *env, const char *name, const void *address,
+					      jint length)
+{
+	struct rec_buf b;
+
+	if (!dump_active() || length <= 0)
+		return;
+	rec_buf_init(&b);
+	put_load(&b, name && *name ? name : "[unnamed JVM stub]", address, length);
+	dump_write(&b);
+	rec_buf_free(&b);
+}
+
+static void JNICALL on_vm_death(jvmtiEnv *env, JNIEnv *jni)
+{
+	dump_close();
+}
+
+static const char *err_name(jvmtiEnv *env, jvmtiError err)
+{
+	static __thread char buf[64];
+	char *name = NULL;
+
+	if ((*env)->GetErrorName(env, err, &name) == JVMTI_ERROR_NONE && name) {
+		snprintf(buf, sizeof(buf), "%s", name);
+		(*env)->Deallocate(env, (unsigned char *)name);
+	} else
+		snprintf(buf, sizeof(buf), "JVMTI error %d", (int)err);
+	return buf;
+}
+
+/* another writer (a first attach of a copy of us, or perf's agent) already maps a jit-PID.dump */
+static bool other_dump_mapped(char *who, size_t len)
+{
+	char line[4200], suffix[32];
+	FILE *f = fopen("/proc/self/maps", "re");
+	bool found = false;
+
+	if (!f)
+		return false;
+	snprintf(suffix, sizeof(suffix), "/jit-%d.dump", (int)getpid());
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, '/');
+
+		line[strcspn(line, "\n")] = 0;
+		if (p && strlen(p) > strlen(suffix) && !strcmp(p + strlen(p) - strlen(suffix), suffix)) {
+			snprintf(who, len, "%s", p);
+			found = true;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+static jint start_agent(JavaVM *vm, char *options, bool late)
+{
+	jvmtiEventCallbacks cb;
+	jvmtiCapabilities caps;
+	jvmtiJlocationFormat fmt;
+	jvmtiEnv *env = NULL;
+	jvmtiError err;
+	char other[4096];
+	jint ret = JNI_OK;
+
+	pthread_mutex_lock(&start_lock);
+	if (started) {
+		agent_warn("already writing %s; this load does nothing", dump_path());
+		goto out;
+	}
+	parse_options(options, &opts);
+	if (opts.help) {
+		fputs(usage, stderr);
+		goto out;
+	}
+	if (other_dump_mapped(other, sizeof(other))) {
+		agent_warn("another jitdump is being written for this process (%s); not starting",
+			   other);
+		goto out;
+	}
+	if ((*vm)->GetEnv(vm, (void **)&env, JVMTI_VERSION_1) != JNI_OK || !env) {
+		agent_warn("no JVMTI environment; not recording");
+		goto out;
+	}
+	memset(&caps, 0, sizeof(caps));
+	caps.can_generate_compiled_method_load_events = 1;
+	if ((*env)->GetJLocationFormat(env, &fmt) == JVMTI_ERROR_NONE && fmt == JVMTI_JLOCATION_JVMBCI) {
+		caps.can_get_line_numbers = 1;
+		caps.can_get_source_file_name = 1;
+	}
+	have_lines = caps.can_get_line_numbers;
+	err = (*env)->AddCapabilities(env, &caps);
+	if (err != JVMTI_ERROR_NONE && have_lines) {
+		/* still worth naming the code without lines */
+		caps.can_get_line_numbers = caps.can_get_source_file_name = 0;
+		have_lines = false;
+		err = (*env)->AddCapabilities(env, &caps);
+	}
+	if (err != JVMTI_ERROR_NONE) {
+		agent_warn("cannot get compiled-method events (%s); not recording", err_name(env, err));
+		goto fail_env;
+	}
+	method_cache_init(opts.raw_names, have_lines);
+	if (dump_open(opts.dir) < 0)
+		goto fail_env;
+
+	memset(&cb, 0, sizeof(cb));
+	cb.CompiledMethodLoad = on_compiled_method_load;
+	cb.DynamicCodeGenerated = on_dynamic_code_generated;
+	cb.VMDeath = on_vm_death;
+	err = (*env)->SetEventCallbacks(env, &cb, sizeof(cb));
+	if (err == JVMTI_ERROR_NONE)
+		err = (*env)->SetEventNotificationMode(env, JVMTI_ENABLE,
+						       JVMTI_EVENT_COMPILED_METHOD_LOAD, NULL);
+	if (err == JVMTI_ERROR_NONE)
+		err = (*env)->SetEventNotificationMode(env, JVMTI_ENABLE,
+						       JVMTI_EVENT_DYNAMIC_CODE_GENERATED, NULL);
+	if (err == JVMTI_ERROR_NONE)
+		err = (*env)->SetEventNotificationMode(env, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL);
+	if (err != JVMTI_ERROR_NONE) {
+		agent_warn("cannot enable JVMTI events (%s); not recording", err_name(env, err));
+		dump_close();
+		goto fail_env;
+	}
+	started = true;
+	if (opts.verbose)
+		fprintf(stderr, "perf-jvmti: writing %s\n", dump_path());
+	if (late) {
+		/* replay what was compiled before we came; the callbacks run inside these calls */
+		err = (*env)->GenerateEvents(env, JVMTI_EVENT_DYNAMIC_CODE_GENERATED);
+		if (err != JVMTI_ERROR_NONE)
+			agent_warn("cannot replay JVM stubs (%s)", err_name(env, err));
+		err = (*env)->GenerateEvents(env, JVMTI_EVENT_COMPILED_METHOD_LOAD);
+		if (err != JVMTI_ERROR_NONE)
+			agent_warn("cannot replay compiled methods (%s)", err_name(env, err));
+	}
+	goto out;
+fail_env:
+	(*env)->DisposeEnvironment(env);
+	ret = late ? JNI_ERR : JNI_OK;
+out:
+	pthread_mutex_unlock(&start_lock);
+	return ret;
+}
+
+JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
+{
+	/* a failing agent must not stop the JVM from starting: always JNI_OK */
+	start_agent(vm, options, false);
+	return JNI_OK;
+}
+
+JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
+{
+	return start_agent(vm, options, true);
+}
+
+JNIEXPORT void JNICALL Agent_OnUnload(JavaVM *vm)
+{
+	dump_close();
+}

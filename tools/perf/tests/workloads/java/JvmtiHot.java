@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+// Workload with one known hot method, JvmtiHot.spin, for the JVMTI agent tests.
+// Usage: java JvmtiHot [seconds] [--wait-file PATH]
+//   seconds: how long to run (default 3)
+//   --wait-file PATH: after warming up, print "warm", then keep spinning until
+//                     PATH exists (lets a test attach an agent and then record).
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+public class JvmtiHot {
+	static volatile long sink;
+
+	// Self-contained loop, no calls: every instruction of its compiled code
+	// belongs to a line between HOT-BEGIN and HOT-END.
+	static long spin(long seed, int n) {
+		// HOT-BEGIN
+		long x = seed;
+		for (int i = 0; i < n; i++) {
+			x ^= x << 13;
+			x ^= x >>> 7;
+			x ^= x << 17;
+			x += i * 0x9E3779B97F4A7C15L;
+		}
+		return x;
+		// HOT-END
+	}
+
+	// A little cold code so the profile has something else in it.
+	static String describe(long v) {
+		StringBuilder sb = new StringBuilder();
+		sb.append("v=").append(Long.toHexString(v));
+		return sb.toString();
+	}
+
+	public static void main(String[] args) throws Exception {
+		double seconds = 3;
+		Path wait = null;
+		for (int i = 0; i < args.length; i++) {
+			if (args[i].equals("--wait-file"))
+				wait = Path.of(args[++i]);
+			else
+				seconds = Double.parseDouble(args[i]);
+		}
+		long x = 1;
+		if (wait != null) {
+			long warmEnd = System.nanoTime() + 1_000_000_000L;
+			while (System.nanoTime() < warmEnd)
+				x = spin(x, 100_000);
+			System.out.println("warm");
+			System.out.flush();
+			while (!Files.exists(wait))
+				x = spin(x, 100_000);
+		}
+		long end = System.nanoTime() + (long) (seconds * 1e9);
+		int rounds = 0;
+		while (System.nanoTime() < end) {
+			x = spin(x, 100_000);
+			if ((++rounds & 1023) == 0)
+				sink = describe(x).length();
+		}
+		sink = x;
+		System.out.println("done");
+	}
+}
