@@ -140,7 +140,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: jitdump-check [--killed] [--list] [--mem PID [--min-identical PCT]] DUMP\n"
 			"  --killed  the writer may have died: no CLOSE needed, a partial last record is fine\n"
-			"  --list    print every LOAD: index address size name\n"
+			"  --list    print every LOAD: index address size debug=0|1 inline=0|1 name\n"
 			"  --mem     compare code bytes with /proc/PID/mem (stop the process first)\n");
 	exit(2);
 }
@@ -239,8 +239,9 @@ int main(int argc, char **argv)
 			loads[nr_loads++] = (struct load_seen){ r.load.code_index, r.load.code_addr,
 								r.load.code_size, r.offset, r.load.code };
 			if (list)
-				printf("%" PRIu64 " %#" PRIx64 " %" PRIu64 " %s\n", r.load.code_index,
-				       r.load.code_addr, r.load.code_size, r.load.name);
+				printf("%" PRIu64 " %#" PRIx64 " %" PRIu64 " debug=%d inline=%d %s\n",
+				       r.load.code_index, r.load.code_addr, r.load.code_size, pending_debug,
+				       pending_inline, r.load.name);
 			pending_debug = pending_inline = false;
 			free(lines);
 			lines = NULL;
