@@ -22,6 +22,7 @@
 
 enum node_kind {
 	N_NUM, N_STR, N_FIELD, N_INDEX, N_UNARY, N_BINARY, N_TERNARY, N_CAST, N_CALL, N_PAIR,
+	N_UNRESOLVED,
 };
 
 enum call_kind {
@@ -438,10 +439,15 @@ static struct node *parse_primary(struct lexer *lx)
 		n = node_new(N_FIELD);
 		n->field = field_index(lx->fmt, name);
 		if (n->field < 0) {
-			pr_debug("print fmt of %s:%s: unknown symbol %s\n", lx->fmt->system,
+			/*
+			 * An enum the kernel did not turn into a number: it has no
+			 * value, so a {value, "name"} pair holding it never matches.
+			 */
+			pr_debug2("print fmt of %s:%s: unknown symbol %s\n", lx->fmt->system,
 				 lx->fmt->name, name);
-			node_free(n);
-			n = NULL;
+			n->kind = N_UNRESOLVED;
+			n->str = name;
+			return n;
 		}
 		free(name);
 		return n;
@@ -812,12 +818,14 @@ static bool eval_flags(struct ctx *c, const struct node *n, struct val *v, bool 
 		struct val sv;
 		bool printed = ftell(m) > 0;
 
-		if (pair->kind != N_PAIR || !eval_int(c, pair->kids[0], &fv) ||
-		    !eval(c, pair->kids[1], &sv) || sv.kind != V_STR) {
+		if (pair->kind != N_PAIR) {
 			fclose(m);
 			free(buf);
 			return false;
 		}
+		/* unresolved enums and the { 0, NULL } terminator kernels add */
+		if (!eval_int(c, pair->kids[0], &fv) || !eval(c, pair->kids[1], &sv) || sv.kind != V_STR)
+			continue;
 		if (symbolic) {
 			if (fv == val) {
 				fprintf(m, "%.*s", (int)sv.slen, sv.s);
@@ -1102,6 +1110,7 @@ static bool eval(struct ctx *c, const struct node *n, struct val *v)
 	case N_CALL:
 		return eval_call(c, n, v);
 	case N_PAIR:
+	case N_UNRESOLVED:
 		return false;
 	}
 	return false;
@@ -1143,9 +1152,109 @@ static void print_str(struct sink *s, const char *flags, int width, int prec, co
 	sink_printf(s, spec, width, (int)len, str);
 }
 
+static trace_ksym_resolver_t ksym_resolver = trace_event__kallsyms_resolve;
+static void *ksym_resolver_arg;
+
+void trace_event__set_ksym_resolver(trace_ksym_resolver_t fn, void *arg)
+{
+	ksym_resolver = fn;
+	ksym_resolver_arg = arg;
+}
+
+struct ksym {
+	uint64_t addr;
+	char *name;
+};
+
+static struct ksym *ksyms;
+static size_t nr_ksyms;
+static bool ksyms_loaded;
+
+static int cmp_ksym(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static void free_ksyms(void)
+{
+	for (size_t i = 0; i < nr_ksyms; i++)
+		free(ksyms[i].name);
+	free(ksyms);
+	ksyms = NULL;
+	nr_ksyms = 0;
+}
+
+/* Function symbols of the running kernel (what perf 6.1 script uses too). */
+static void load_kallsyms(void)
+{
+	FILE *f;
+	char line[512];
+	size_t cap = 0;
+
+	ksyms_loaded = true;
+	f = fopen("/proc/kallsyms", "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long addr;
+		char type, name[256];
+
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 || !addr)
+			continue;
+		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+			continue;
+		if (nr_ksyms == cap) {
+			cap = cap ? cap * 2 : 65536;
+			ksyms = xrealloc(ksyms, cap * sizeof(*ksyms));
+		}
+		ksyms[nr_ksyms].addr = addr;
+		ksyms[nr_ksyms].name = xstrdup(name);
+		nr_ksyms++;
+	}
+	fclose(f);
+	if (nr_ksyms)
+		qsort(ksyms, nr_ksyms, sizeof(*ksyms), cmp_ksym);
+	atexit(free_ksyms);
+}
+
+const char *trace_event__kallsyms_resolve(uint64_t addr, uint64_t *offset, void *arg)
+{
+	size_t lo = 0, hi;
+
+	if (!ksyms_loaded)
+		load_kallsyms();
+	hi = nr_ksyms;
+	if (!hi || addr < ksyms[0].addr)
+		return NULL;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ksyms[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*offset = addr - ksyms[lo].addr;
+	return ksyms[lo].name;
+}
+
 /* kernel %p extensions: the letters after 'p' select a printer */
 static void print_pointer(struct sink *s, const char *ext, size_t extlen, const struct val *v)
 {
+	if (v->kind == V_INT && extlen && strchr("SsFfB", ext[0]) && ksym_resolver) {
+		uint64_t off = 0;
+		const char *name = ksym_resolver(v->i, &off, ksym_resolver_arg);
+
+		if (name) {
+			if (ext[0] == 's' || ext[0] == 'f')
+				sink_printf(s, "%s", name);
+			else
+				sink_printf(s, "%s+0x%llx", name, (unsigned long long)off);
+			return;
+		}
+	}
 	if (v->kind == V_ARR && extlen && (ext[0] == 'M' || ext[0] == 'm') && v->count * v->es >= 6) {
 		const unsigned char *m = v->ptr;
 		const char *sep = ext[0] == 'M' ? ":" : "";

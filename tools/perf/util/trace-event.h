@@ -113,4 +113,14 @@ int trace_format__fprint_raw(const struct trace_format *fmt, const void *raw, si
 int trace_formats__print_raw(const struct trace_formats *tf, const struct trace_format *fmt,
 			     const void *raw, size_t size, char *out, size_t outsz);
 
+/*
+ * Kernel symbol lookup for %pS/%ps in print formats. The default reads
+ * /proc/kallsyms once (function symbols), as perf 6.1 script resolves them
+ * against the running kernel. A resolver returns the symbol containing
+ * @addr and sets *offset, or NULL (the address is then printed in hex).
+ */
+typedef const char *(*trace_ksym_resolver_t)(uint64_t addr, uint64_t *offset, void *arg);
+void trace_event__set_ksym_resolver(trace_ksym_resolver_t fn, void *arg);
+const char *trace_event__kallsyms_resolve(uint64_t addr, uint64_t *offset, void *arg);
+
 #endif
