@@ -48,6 +48,15 @@ struct perf_data_reader {
 	size_t buf_cap;
 	unsigned char *tail_buf;       /* payload after a pipe TRACING_DATA record */
 	uint64_t tail_size;
+
+	/* added by the data.c implementation (private) */
+	size_t map_size;
+	uint64_t data_end;             /* end of the record stream (file offset) */
+	bool tail_owned;               /* tail_buf malloc'ed (fd input) rather than in the map */
+	bool at_eof;
+	unsigned char *inbuf;          /* read-ahead buffer of fd input */
+	size_t inbuf_pos, inbuf_len, inbuf_cap;
+	uint64_t nr_unknown_skipped;   /* records of type >= PERF_RECORD_HEADER_MAX dropped */
 };
 
 /*
@@ -86,6 +95,13 @@ struct perf_data_writer {
 	unsigned char *buf;
 	size_t buf_len, buf_cap;
 	uint64_t file_pos;
+
+	/* added by the data.c implementation (private) */
+	bool own_fd;
+	bool failed;                   /* a write failed; close returns -1 */
+	bool attrs_late;               /* file mode: attrs added after start go after the features */
+	bool end_marker_written;       /* pipe mode: HEADER_FEATURE 32 sent */
+	uint64_t attrs_offset;         /* file mode: where the attrs section went */
 };
 
 /* path "-" writes pipe format to stdout; pipe=true writes pipe format to a file */

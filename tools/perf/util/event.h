@@ -199,5 +199,7 @@ union perf_event {
 };
 
 const char *perf_record_type_name(uint32_t type);
+/* "BUILD_ID", "HOSTNAME", ... as perf names them; "UNKNOWN" otherwise */
+const char *perf_feature_name(int feat);
 
 #endif

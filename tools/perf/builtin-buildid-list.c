@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+/*
+ * perf buildid-list: the build-ids a perf.data file carries, one
+ * "<hex build-id> <dso name>" line each, as perf 6.1 prints them.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "builtin.h"
+#include "util/data.h"
+#include "util/debug.h"
+#include "util/header.h"
+#include "util/parse-options.h"
+#include "util/util.h"
+
+struct bid_list {
+	struct build_id_entry *v;
+	size_t nr, cap;
+};
+
+/* one line per (machine, dso): a later record for the same dso replaces the id in place */
+static void bid_list__add(struct bid_list *l, const struct build_id_entry *e)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		if (l->v[i].pid == e->pid && !strcmp(l->v[i].filename, e->filename)) {
+			memcpy(l->v[i].build_id, e->build_id, sizeof(e->build_id));
+			l->v[i].size = e->size;
+			return;
+		}
+	if (l->nr == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 32;
+		l->v = xrealloc(l->v, l->cap * sizeof(*l->v));
+	}
+	l->v[l->nr] = *e;
+	l->v[l->nr].filename = xstrdup(e->filename);
+	l->nr++;
+}
+
+static void bid_list__add_all(struct bid_list *l, const void *data, size_t size, const char *path)
+{
+	struct build_id_entry *v;
+	size_t nr;
+
+	if (build_id__decode(data, size, &v, &nr)) {
+		pr_warning("%s: malformed build-id data ignored\n", path);
+		return;
+	}
+	for (size_t i = 0; i < nr; i++)
+		bid_list__add(l, &v[i]);
+	build_id__free_entries(v, nr);
+}
+
+/* the host machine (pid -1) first, then guests in pid order, each in file order */
+static void bid_list__print(const struct bid_list *l)
+{
+	char hex[2 * BUILD_ID_MAX + 1];
+	int32_t prev = INT32_MIN;
+
+	for (;;) {
+		int32_t next = INT32_MAX;
+		bool found = false;
+
+		for (size_t i = 0; i < l->nr; i++) {
+			int32_t key = l->v[i].pid == -1 ? INT32_MIN + 1 : l->v[i].pid;
+
+			if (key > prev && key <= next) {
+				next = key;
+				found = true;
+			}
+		}
+		if (!found)
+			return;
+		for (size_t i = 0; i < l->nr; i++) {
+			int32_t key = l->v[i].pid == -1 ? INT32_MIN + 1 : l->v[i].pid;
+
+			if (key == next)
+				printf("%s %s\n", build_id__hex(l->v[i].build_id, l->v[i].size, hex),
+				       l->v[i].filename);
+		}
+		if (next == INT32_MAX)
+			return;
+		prev = next;
+	}
+}
+
+static int list_file(const char *path)
+{
+	struct perf_data_reader r;
+	struct bid_list l = { 0 };
+	int ret = 0;
+
+	if (perf_data_reader__open(&r, path))
+		return -1;
+	if (perf_data_reader__has_feat(&r, HEADER_BUILD_ID))
+		bid_list__add_all(&l, r.feat[HEADER_BUILD_ID].data, r.feat[HEADER_BUILD_ID].size, path);
+	/* a pipe stream carries its build-ids as records */
+	if (r.is_pipe) {
+		union perf_event *ev;
+		uint64_t off;
+
+		while ((ret = perf_data_reader__next(&r, &ev, &off)) > 0) {
+			if (ev->header.type != PERF_RECORD_HEADER_BUILD_ID)
+				continue;
+			bid_list__add_all(&l, ev, ev->header.size, path);
+		}
+	}
+	perf_data_reader__close(&r);
+	if (ret >= 0)
+		bid_list__print(&l);
+	build_id__free_entries(l.v, l.nr);
+	return ret < 0 ? -1 : 0;
+}
+
+/* the running kernel's id, from the ELF notes the kernel exports */
+static int print_kernel_build_id(void)
+{
+	size_t size;
+	unsigned char *notes = (unsigned char *)read_file("/sys/kernel/notes", &size);
+	size_t pos = 0;
+
+	if (!notes) {
+		pr_err("/sys/kernel/notes: %s\n", strerror(errno));
+		return -1;
+	}
+	while (pos + 12 <= size) {
+		uint32_t namesz, descsz, type;
+		size_t name_off = pos + 12, desc_off;
+
+		memcpy(&namesz, notes + pos, 4);
+		memcpy(&descsz, notes + pos + 4, 4);
+		memcpy(&type, notes + pos + 8, 4);
+		desc_off = name_off + ALIGN_UP((size_t)namesz, (size_t)4);
+		if (desc_off > size || descsz > size - desc_off)
+			break;
+		if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 && !memcmp(notes + name_off, "GNU", 4) &&
+		    descsz <= BUILD_ID_MAX) {
+			char hex[2 * BUILD_ID_MAX + 1];
+
+			printf("%s\n", build_id__hex(notes + desc_off, descsz, hex));
+			free(notes);
+			return 0;
+		}
+		pos = desc_off + ALIGN_UP((size_t)descsz, (size_t)4);
+	}
+	free(notes);
+	pr_err("/sys/kernel/notes: no build-id note\n");
+	return -1;
+}
+
+int cmd_buildid_list(int argc, const char **argv)
+{
+	const char *input = "perf.data";
+	bool force = false, with_hits = false, kernel = false, kernel_maps = false;
+	const char *const usage[] = { "perf buildid-list [<options>]", NULL };
+	const struct option options[] = {
+		OPT_BOOLEAN('H', "with-hits", &with_hits, "Show only DSOs with hits"),
+		OPT_STRING('i', "input", &input, "file", "input file name"),
+		OPT_BOOLEAN('f', "force", &force, "don't complain, do it"),
+		OPT_BOOLEAN('k', "kernel", &kernel, "Show current kernel build id"),
+		OPT_BOOLEAN('m', "kernel-maps", &kernel_maps, "Show build id of current kernel + modules"),
+		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
+		OPT_END()
+	};
+
+	argc = parse_options(argc, argv, options, usage, 0);
+	if (argc)
+		usage_with_options_msg(usage, options, "unexpected argument '%s'", argv[0]);
+	if (kernel)
+		return print_kernel_build_id() ? 1 : 0;
+	if (kernel_maps || with_hits) {
+		pr_err("perf buildid-list: %s is not supported yet\n", kernel_maps ? "--kernel-maps" : "--with-hits");
+		return 1;
+	}
+	return list_file(input) ? 1 : 0;
+}
