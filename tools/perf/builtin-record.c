@@ -649,9 +649,9 @@ static void record__poll(struct record *rec, const sigset_t *orig)
 	struct evlist *el = &rec->evlist;
 	int live = 0;
 
-	ppoll(el->pollfds, el->nr_mmaps, NULL, orig);
+	ppoll(el->pollfds, el->nr_pollfds, NULL, orig);
 	rec->wakeups++;
-	for (int i = 0; i < el->nr_mmaps; i++) {
+	for (int i = 0; i < el->nr_pollfds; i++) {
 		if (el->pollfds[i].fd < 0)
 			continue;
 		/* a per-thread target that exited: stop watching it */
@@ -660,7 +660,7 @@ static void record__poll(struct record *rec, const sigset_t *orig)
 		else
 			live++;
 	}
-	if (!live && el->nr_mmaps)
+	if (!live && el->nr_pollfds)
 		done = 1;
 }
 
@@ -781,7 +781,8 @@ static int __cmd_record(struct record *rec, int argc, const char **argv, int rec
 			}
 		}
 		free(ids);
-		cpus = cpu_map__new_any();
+		/* per CPU like perf: inherited per-task rings need a CPU */
+		cpus = cpu_map__new_online();
 	} else if (rec->opts.system_wide) {
 		cpus = cpu_map__new_online();
 		threads = xmalloc(sizeof(pid_t));
@@ -897,7 +898,8 @@ static int __cmd_record(struct record *rec, int argc, const char **argv, int rec
 	record__drain(rec);
 	record__read_lost_samples(rec);
 
-	if (!quiet)
+	/* like perf, a failed exec gets only its error line */
+	if (!quiet && !exec_err)
 		fprintf(stderr, "[ perf record: Woken up %u times to write data ]\n", rec->wakeups);
 	print_lost_warnings(rec);
 
@@ -912,7 +914,7 @@ static int __cmd_record(struct record *rec, int argc, const char **argv, int rec
 		pr_err("failed to finish %s\n", rec->output);
 		goto out;
 	}
-	if (!quiet) {
+	if (!quiet && !exec_err) {
 		if (pipe) {
 			fprintf(stderr, "[ perf record: Captured and wrote %.3f MB - ]\n",
 				rec->bytes_written / 1024.0 / 1024.0);

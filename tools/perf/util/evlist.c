@@ -249,7 +249,6 @@ int evlist__mmap(struct evlist *el, size_t data_pages)
 	int nr = per_thread ? el->nr_threads : el->cpus->nr;
 
 	el->mmaps = xzalloc(nr * sizeof(*el->mmaps));
-	el->pollfds = xzalloc(nr * sizeof(*el->pollfds));
 	el->nr_mmaps = 0;
 	for (int m = 0; m < nr; m++) {
 		int out = -1;
@@ -273,8 +272,6 @@ int evlist__mmap(struct evlist *el, size_t data_pages)
 							       errno == EPERM ? " (check /proc/sys/kernel/perf_event_mlock_kb)" : "");
 							return -1;
 						}
-						el->pollfds[el->nr_mmaps].fd = fd;
-						el->pollfds[el->nr_mmaps].events = POLLIN;
 						el->nr_mmaps++;
 						out = fd;
 					} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, out) < 0) {
@@ -286,6 +283,19 @@ int evlist__mmap(struct evlist *el, size_t data_pages)
 			}
 		}
 	}
+	/* every fd: each one hangs up when its task exits */
+	el->nr_pollfds = 0;
+	for (size_t i = 0; i < el->nr; i++)
+		el->nr_pollfds += (int)el->entries[i].nr_ids;
+	el->pollfds = xzalloc((el->nr_pollfds + 1) * sizeof(*el->pollfds));
+	el->nr_pollfds = 0;
+	for (size_t i = 0; i < el->nr; i++)
+		for (size_t k = 0; k < el->entries[i].nr_ids; k++)
+			if (el->entries[i].fds[k] >= 0) {
+				el->pollfds[el->nr_pollfds].fd = el->entries[i].fds[k];
+				el->pollfds[el->nr_pollfds].events = POLLIN;
+				el->nr_pollfds++;
+			}
 	return 0;
 }
 

@@ -51,7 +51,8 @@ struct evlist {
 	int nr_threads;
 	struct perf_mmap *mmaps;
 	int nr_mmaps;
-	struct pollfd *pollfds;    /* one per mmap */
+	struct pollfd *pollfds;    /* every opened fd */
+	int nr_pollfds;
 	bool tracks_system;        /* a dummy event carries the side-band (-a) */
 };
 
