@@ -26,7 +26,7 @@
  * reach the tracing data and the raw payloads; kept here so this test
  * checks trace-event.c alone.
  */
-static int tp_data__load(struct tp_data *d, const char *path)
+int tp_data__load_file(struct tp_data *d, const char *path)
 {
 	const unsigned char *p;
 	uint64_t attr_size, attrs_off, attrs_sz, data_off, data_sz, feats;
@@ -187,7 +187,7 @@ int tp_compare_with_script(const char *data, const char *script_out, int *mismat
 	uint64_t t;
 
 	*mismatches = 0;
-	if (tp_data__load(&d, data) || !d.tracing_data) {
+	if (tp_data__load_file(&d, data) || !d.tracing_data) {
 		fprintf(stderr, "cannot read %s\n", data);
 		tp_data__free(&d);
 		return -1;
@@ -309,7 +309,7 @@ static int check_recording(const char *events, const char *workload)
 	fprintf(stderr, "%d samples compared with perf 6.1 script, %d differ\n", n, bad);
 	TEST_ASSERT_EQUAL("lines differing from perf 6.1", bad, 0);
 
-	TEST_ASSERT_VAL("load", !tp_data__load(&d, "tp.data"));
+	TEST_ASSERT_VAL("load", !tp_data__load_file(&d, "tp.data"));
 	for (size_t i = 0; i < d.nr_attrs; i++)
 		if (d.attrs[i].attr.type == PERF_TYPE_TRACEPOINT && nr < TP_MAX_ATTRS)
 			ids[nr++] = d.attrs[i].attr.config;

@@ -27,6 +27,7 @@ struct tp_data {
 	uint64_t tracing_data_size;
 };
 
+int tp_data__load_file(struct tp_data *d, const char *path);
 int tp_data__next_raw(struct tp_data *d, const struct tp_attr **attr, const void **raw, uint32_t *raw_size,
 		      uint64_t *time);
 void tp_data__free(struct tp_data *d);
