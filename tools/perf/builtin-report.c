@@ -166,41 +166,33 @@ static void print_graph(FILE *f, const struct callchain_node *node, uint64_t tot
 static void print_entry_chain(FILE *f, const struct report *rep, const struct hists *h,
 			      const struct hist_entry *e)
 {
-	const char *pad = h->children ? "            " : "            ";
+	const char *pad = "            ";
 	char name[512], *sub;
+	const struct callchain_node *n = &e->chain_root;
 
 	if (!e->chain_root.children)
 		return;
-	fprintf(f, "%s|\n", pad);
 	if (!h->children) {
 		/* callee graph: starts at the sampled function itself */
+		fprintf(f, "%s|\n", pad);
 		hist_frame__sym_name(&e->frame, name, sizeof(name));
 		fprintf(f, "%s---%s\n", pad, e->frame.sym ? e->frame.sym->name : name + 4);
 		sub = xasprintf("%s   ", pad);
-		print_graph(f, &e->chain_root, h->total_period, rep->graph_threshold, sub, 0);
+		print_graph(f, n, h->total_period, rep->graph_threshold, sub, 0);
 		free(sub);
-	} else {
-		sub = xasprintf("%s", pad);
-		fprintf(f, "%s---", pad);
-		/* the straight part first, like perf */
-		const struct callchain_node *n = &e->chain_root;
-		bool firstline = true;
-
-		while (n->children && !n->children->next && n->children->period == n->period - n->self &&
-		       pct(n->children->period, h->total_period) >= rep->graph_threshold) {
-			n = n->children;
-			fprintf(f, "%s%s\n", firstline ? "" : sub, node_name(n, name, sizeof(name)));
-			firstline = false;
-			free(sub);
-			sub = xasprintf("%s   ", pad);
-		}
-		if (firstline)
-			fprintf(f, "\n");
-		free(sub);
+		fprintf(f, "\n");
+		return;
+	}
+	/* caller graph: a chain every sample shares is printed as one straight line */
+	if (n->children && !n->children->next && n->children->period == n->period - n->self &&
+	    pct(n->children->period, h->total_period) >= rep->graph_threshold) {
+		n = n->children;
+		fprintf(f, "%s|\n%s---%s\n", pad, pad, node_name(n, name, sizeof(name)));
 		sub = xasprintf("%s   ", pad);
 		print_graph(f, n, h->total_period, rep->graph_threshold, sub, 0);
 		free(sub);
-	}
+	} else
+		print_graph(f, n, h->total_period, rep->graph_threshold, pad, 0);
 	fprintf(f, "\n");
 }
 
@@ -397,6 +389,10 @@ int cmd_report(int argc, const char **argv)
 		perf_session__delete(s);
 		return 1;
 	}
+	for (int t = 0; t < PERF_RECORD_HEADER_MAX; t++)
+		if (s->nr_events[t])
+			pr_debug("%20s events: %llu\n", perf_record_type_name(t),
+				 (unsigned long long)s->nr_events[t]);
 	if (!quiet) {
 		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 		printf("#\n# Total Lost Samples: %llu\n", (unsigned long long)s->nr_lost_samples);

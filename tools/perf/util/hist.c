@@ -312,8 +312,9 @@ void hists__add_sample(struct hists *h, const char *comm, int32_t pid,
 		return;
 	}
 	e->period_children += period;
+	/* caller order, as perf shows --children: the whole chain down to the sample */
 	if (h->callchains)
-		chain_add(&e->chain_root, frames + 1, n - 1, true, period);
+		chain_add(&e->chain_root, frames, n, true, period);
 	/* every caller gets the period once, however often it recurs in this chain */
 	for (size_t i = 1; i < n; i++) {
 		struct entry_key ck = k;
@@ -330,8 +331,8 @@ void hists__add_sample(struct hists *h, const char *comm, int32_t pid,
 		c = findnew_entry(h, &ck);
 		c->period_children += period;
 		if (h->callchains)
-			/* the callers of frames[i], outermost first */
-			chain_add(&c->chain_root, frames + i + 1, n - i - 1, true, period);
+			/* from this caller down to the sampled function */
+			chain_add(&c->chain_root, frames, i + 1, true, period);
 	}
 }
 

@@ -135,13 +135,15 @@ static const struct option *find_long(const struct option *opts, const char *nam
 	int abbrev_unset = 0, nabbrev = 0;
 
 	*ambiguous = false;
-	for (o = opts; o->type != OPTION_END; o++) {
-		if (!o->long_name)
-			continue;
-		if (strlen(o->long_name) == len && !strncmp(o->long_name, name, len)) {
+	/* an exact name wins over a negation: --no-children may be its own option */
+	for (o = opts; o->type != OPTION_END; o++)
+		if (o->long_name && strlen(o->long_name) == len && !strncmp(o->long_name, name, len)) {
 			*unset = 0;
 			return o;
 		}
+	for (o = opts; o->type != OPTION_END; o++) {
+		if (!o->long_name)
+			continue;
 		if (len > 3 && !strncmp(name, "no-", 3) && strlen(o->long_name) == len - 3 &&
 		    !strncmp(o->long_name, name + 3, len - 3)) {
 			*unset = 1;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include <stdlib.h>
 #include "script-trace.h"
+#include "session.h"
+#include "trace-event.h"
 #include "util.h"
 
-/* Filled in once util/trace-event can decode formats. */
 struct trace_printer {
 	int unused;
 };
@@ -21,6 +22,14 @@ void script_trace__delete(struct trace_printer *tp)
 int script_trace__format(struct trace_printer *tp, struct perf_session *s, struct evsel *evsel,
 			 const void *raw, size_t size, char *buf, size_t bufsz)
 {
-	(void)tp; (void)s; (void)evsel; (void)raw; (void)size; (void)buf; (void)bufsz;
-	return -1;
+	struct trace_formats *tf = perf_session__trace_formats(s);
+	const struct trace_format *fmt;
+
+	(void)tp;
+	if (!tf || evsel->attr.type != PERF_TYPE_TRACEPOINT)
+		return -1;
+	fmt = trace_formats__find(tf, evsel->attr.config);
+	if (!fmt)
+		return -1;
+	return trace_formats__print_raw(tf, fmt, raw, size, buf, bufsz);
 }

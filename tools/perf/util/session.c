@@ -3,7 +3,9 @@
 #include <string.h>
 #include "debug.h"
 #include "evsel-name.h"
+#include "header.h"
 #include "session.h"
+#include "trace-event.h"
 #include "util.h"
 
 struct id_slot {
@@ -89,6 +91,34 @@ static void session__sync_evsels(struct perf_session *s)
 	s->one_evsel = s->nr_evsels == 1;
 }
 
+struct trace_formats *perf_session__trace_formats(struct perf_session *s)
+{
+	if (!s->tformats && !s->tformats_tried && s->reader.tracing_data) {
+		s->tformats_tried = true;
+		s->tformats = trace_formats__parse(s->reader.tracing_data, s->reader.tracing_data_size);
+	}
+	return s->tformats;
+}
+
+/* tracepoints without an EVENT_DESC name are named from their format */
+static void session__name_tracepoints(struct perf_session *s)
+{
+	for (size_t i = 0; i < s->nr_evsels; i++) {
+		struct evsel *e = &s->evsels[i];
+		const struct trace_format *fmt;
+		struct trace_formats *tf;
+
+		if (e->attr.type != PERF_TYPE_TRACEPOINT || (s->reader.attrs[i].name && i < s->reader.nr_attrs))
+			continue;
+		tf = perf_session__trace_formats(s);
+		fmt = tf ? trace_formats__find(tf, e->attr.config) : NULL;
+		if (fmt) {
+			free(e->name);
+			e->name = xasprintf("%s:%s", fmt->system, fmt->name);
+		}
+	}
+}
+
 /* names from EVENT_DESC arrive with the feature in pipe mode, after the attrs */
 static void session__refresh_names(struct perf_session *s)
 {
@@ -102,45 +132,33 @@ static void session__refresh_names(struct perf_session *s)
 	}
 }
 
-static void apply_build_id_record(struct perf_session *s, const void *rec, size_t size)
+static void apply_build_id(struct perf_session *s, const struct build_id_entry *e)
 {
-	const struct perf_record_header_build_id *b = rec;
-	size_t idsz = BUILD_ID_MAX, namelen;
+	const char *name = e->filename;
 	struct dso *dso;
-	char name[4096];
 
-	if (size < sizeof(*b) + 1)
+	if (!name || !*name)
 		return;
-	if (b->header.misc & PERF_MISC_BUILD_ID_SIZE)
-		idsz = MIN(b->size, BUILD_ID_MAX);
-	namelen = strnlen(b->filename, size - sizeof(*b));
-	if (namelen == 0 || namelen >= sizeof(name))
-		return;
-	memcpy(name, b->filename, namelen);
-	name[namelen] = 0;
-	if ((b->header.misc & PERF_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL &&
+	/* the kernel may be listed by its image path; samples know it as [kernel.kallsyms] */
+	if ((e->cpumode & PERF_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL &&
 	    str_starts_with(name, "[kernel.kallsyms]"))
-		strcpy(name, "[kernel.kallsyms]");
+		name = "[kernel.kallsyms]";
 	dso = dsos__findnew(&s->machine.dsos, name);
-	dso__set_build_id(dso, b->build_id, idsz);
+	dso__set_build_id(dso, e->build_id, MIN(e->size, BUILD_ID_MAX));
 	dso->build_id_from_file = true;
 }
 
-static void session__apply_build_id_feature(struct perf_session *s)
+/* a BUILD_ID feature payload, or one HEADER_BUILD_ID record (same layout) */
+static void session__apply_build_ids(struct perf_session *s, const void *data, size_t size)
 {
-	const struct perf_feature_blob *f = &s->reader.feat[HEADER_BUILD_ID];
-	const unsigned char *p = f->data;
-	uint64_t off = 0;
+	struct build_id_entry *entries;
+	size_t nr;
 
-	while (p && off + sizeof(struct perf_event_header) <= f->size) {
-		struct perf_event_header h;
-
-		memcpy(&h, p + off, sizeof(h));
-		if (h.size < sizeof(struct perf_record_header_build_id) || off + h.size > f->size)
-			break;
-		apply_build_id_record(s, p + off, h.size);
-		off += h.size;
-	}
+	if (!data || !size || build_id__decode(data, size, &entries, &nr) < 0)
+		return;
+	for (size_t i = 0; i < nr; i++)
+		apply_build_id(s, &entries[i]);
+	build_id__free_entries(entries, nr);
 }
 
 struct perf_session *perf_session__open(const char *path)
@@ -154,7 +172,8 @@ struct perf_session *perf_session__open(const char *path)
 	s->ids = xzalloc(sizeof(struct id_map));
 	machine__init(&s->machine);
 	session__sync_evsels(s);
-	session__apply_build_id_feature(s);
+	session__name_tracepoints(s);
+	session__apply_build_ids(s, s->reader.feat[HEADER_BUILD_ID].data, s->reader.feat[HEADER_BUILD_ID].size);
 	return s;
 }
 
@@ -170,6 +189,8 @@ void perf_session__delete(struct perf_session *s)
 	free(s->evsels);
 	free(ids->slots);
 	free(ids);
+	if (s->tformats)
+		trace_formats__delete(s->tformats);
 	machine__exit(&s->machine);
 	perf_data_reader__close(&s->reader);
 	free(s);
@@ -282,7 +303,7 @@ int perf_session__process_events(struct perf_session *s, struct perf_tool *tool)
 	uint64_t offset;
 	int ret = 0, r;
 	/* records point into the mapped file; from a pipe they must be copied */
-	bool copy = s->reader.map == NULL;
+	bool copy = s->reader.is_pipe || s->reader.map == NULL;
 
 	while ((r = perf_data_reader__next(&s->reader, &ev, &offset)) > 0) {
 		uint32_t type = ev->header.type;
@@ -297,8 +318,12 @@ int perf_session__process_events(struct perf_session *s, struct perf_tool *tool)
 			case PERF_RECORD_HEADER_FEATURE:
 				session__refresh_names(s);
 				break;
+			case PERF_RECORD_HEADER_TRACING_DATA:
+				s->tformats_tried = false;
+				session__name_tracepoints(s);
+				break;
 			case PERF_RECORD_HEADER_BUILD_ID:
-				apply_build_id_record(s, ev, ev->header.size);
+				session__apply_build_ids(s, ev, ev->header.size);
 				break;
 			case PERF_RECORD_FINISHED_ROUND:
 				if (!tool->no_ordering)

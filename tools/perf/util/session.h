@@ -47,7 +47,12 @@ struct perf_session {
 	uint64_t nr_unknown;
 	bool one_evsel;                /* single attr: no id needed */
 	void *ids;                     /* id -> evsel hash */
+	struct trace_formats *tformats; /* from the tracing data, parsed on first need */
+	bool tformats_tried;
 };
+
+/* the tracepoint formats of the session (NULL if it has none) */
+struct trace_formats *perf_session__trace_formats(struct perf_session *s);
 
 /* NULL after a one-line error */
 struct perf_session *perf_session__open(const char *path);
