@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: MIT
+/*
+ * perf list: the event names -e accepts, in perf 6.1's output shape
+ * ("  %-50s [kind]"), optionally limited to kinds (hw, sw, tracepoint, sdt)
+ * or to a glob.
+ */
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/perf_event.h>
+
+#include "builtin.h"
+#include "util/debug.h"
+#include "util/parse-options.h"
+#include "util/tracefs.h"
+#include "util/util.h"
+
+/*
+ * SDT events of the build-id cache. Whoever implements the probe cache
+ * defines this (non-weak) to call @cb once per cached SDT note with its
+ * provider and name; until then there is nothing to list.
+ */
+int sdt_cache__for_each_event(int (*cb)(const char *provider, const char *name, void *arg), void *arg)
+	__attribute__((weak));
+
+struct list_filter {
+	/* no ':' in the glob: a substring pattern on the event name (perf 6.1) */
+	char *name_glob;
+	/* "sys:event" glob: both parts must match exactly */
+	char *sys_glob, *event_glob;
+};
+
+static bool name_matches(const struct list_filter *f, const char *name)
+{
+	return !f || (f->name_glob && !fnmatch(f->name_glob, name, 0));
+}
+
+static void print_entry(const char *name, const char *kind)
+{
+	printf("  %-50s [%s]\n", name, kind);
+}
+
+struct named_event {
+	const char *name;
+	const char *alias;
+	uint64_t config;
+};
+
+static void print_fixed(const struct named_event *ev, size_t n, const char *kind,
+			const struct list_filter *f, int type)
+{
+	for (size_t i = 0; i < n; i++) {
+		char buf[128];
+
+		if (!name_matches(f, ev[i].name) && !(ev[i].alias && name_matches(f, ev[i].alias)))
+			continue;
+		if (type >= 0) {
+			/* listed only when the kernel can count it, as perf does */
+			struct perf_event_attr attr = {
+				.type = type, .size = sizeof(attr), .config = ev[i].config,
+				.disabled = 1, .exclude_kernel = 1, .exclude_hv = 1,
+			};
+			int fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+
+			if (fd < 0)
+				continue;
+			close(fd);
+		}
+		if (ev[i].alias)
+			snprintf(buf, sizeof(buf), "%s OR %s", ev[i].name, ev[i].alias);
+		else
+			snprintf(buf, sizeof(buf), "%s", ev[i].name);
+		print_entry(buf, kind);
+	}
+}
+
+static const struct named_event hw_events[] = {
+	{ "branch-instructions", "branches", PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branch-misses", NULL, PERF_COUNT_HW_BRANCH_MISSES },
+	{ "bus-cycles", NULL, PERF_COUNT_HW_BUS_CYCLES },
+	{ "cache-misses", NULL, PERF_COUNT_HW_CACHE_MISSES },
+	{ "cache-references", NULL, PERF_COUNT_HW_CACHE_REFERENCES },
+	{ "cpu-cycles", "cycles", PERF_COUNT_HW_CPU_CYCLES },
+	{ "instructions", NULL, PERF_COUNT_HW_INSTRUCTIONS },
+	{ "ref-cycles", NULL, PERF_COUNT_HW_REF_CPU_CYCLES },
+	{ "stalled-cycles-backend", "idle-cycles-backend", PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
+	{ "stalled-cycles-frontend", "idle-cycles-frontend", PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
+};
+
+static const struct named_event sw_events[] = {
+	{ "alignment-faults", NULL, PERF_COUNT_SW_ALIGNMENT_FAULTS },
+	{ "bpf-output", NULL, PERF_COUNT_SW_BPF_OUTPUT },
+	{ "cgroup-switches", NULL, PERF_COUNT_SW_CGROUP_SWITCHES },
+	{ "context-switches", "cs", PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "cpu-clock", NULL, PERF_COUNT_SW_CPU_CLOCK },
+	{ "cpu-migrations", "migrations", PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "dummy", NULL, PERF_COUNT_SW_DUMMY },
+	{ "emulation-faults", NULL, PERF_COUNT_SW_EMULATION_FAULTS },
+	{ "major-faults", NULL, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
+	{ "minor-faults", NULL, PERF_COUNT_SW_PAGE_FAULTS_MIN },
+	{ "page-faults", "faults", PERF_COUNT_SW_PAGE_FAULTS },
+	{ "task-clock", NULL, PERF_COUNT_SW_TASK_CLOCK },
+};
+
+/* perf's own "tool" events, listed with the software ones */
+static const struct named_event tool_events[] = {
+	{ "duration_time", NULL, 0 },
+	{ "user_time", NULL, 0 },
+	{ "system_time", NULL, 0 },
+};
+
+struct tp_list {
+	const struct list_filter *f;
+	char **names;
+	size_t n;
+};
+
+static int collect_tracepoint(const char *sys, const char *event, void *arg)
+{
+	struct tp_list *l = arg;
+	const struct list_filter *f = l->f;
+
+	if (f) {
+		if (f->name_glob && fnmatch(f->name_glob, event, 0))
+			return 0;
+		if (!f->name_glob && (fnmatch(f->sys_glob, sys, 0) || fnmatch(f->event_glob, event, 0)))
+			return 0;
+	}
+	l->names = xrealloc(l->names, (l->n + 1) * sizeof(*l->names));
+	l->names[l->n++] = xasprintf("%s:%s", sys, event);
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void print_tracepoints(const struct list_filter *f)
+{
+	struct tp_list l = { .f = f };
+
+	if (tracefs__for_each_event(collect_tracepoint, &l) < 0) {
+		pr_debug("tracefs not available: no tracepoints listed\n");
+		return;
+	}
+	if (l.n)
+		qsort(l.names, l.n, sizeof(*l.names), cmp_str);
+	for (size_t i = 0; i < l.n; i++) {
+		print_entry(l.names[i], "Tracepoint event");
+		free(l.names[i]);
+	}
+	free(l.names);
+}
+
+static int collect_sdt(const char *provider, const char *name, void *arg)
+{
+	struct tp_list *l = arg;
+	const struct list_filter *f = l->f;
+	char *sys = xasprintf("sdt_%s", provider);
+
+	if (!f || (f->name_glob ? !fnmatch(f->name_glob, name, 0)
+				: !fnmatch(f->sys_glob, sys, 0) && !fnmatch(f->event_glob, name, 0))) {
+		l->names = xrealloc(l->names, (l->n + 1) * sizeof(*l->names));
+		l->names[l->n++] = xasprintf("%s:%s", sys, name);
+	}
+	free(sys);
+	return 0;
+}
+
+/* SDT events, "sdt_PROVIDER:NAME", from the build-id cache when that is built in */
+static void print_sdt_events(const struct list_filter *f)
+{
+	struct tp_list l = { .f = f };
+
+	if (!sdt_cache__for_each_event)
+		return;
+	sdt_cache__for_each_event(collect_sdt, &l);
+	if (l.n)
+		qsort(l.names, l.n, sizeof(*l.names), cmp_str);
+	for (size_t i = 0; i < l.n; i++) {
+		/* the same note cached for two binaries is one event name */
+		if (!i || strcmp(l.names[i], l.names[i - 1]))
+			print_entry(l.names[i], "SDT event");
+	}
+	for (size_t i = 0; i < l.n; i++)
+		free(l.names[i]);
+	free(l.names);
+}
+
+static void print_hw(const struct list_filter *f)
+{
+	print_fixed(hw_events, ARRAY_SIZE(hw_events), "Hardware event", f, PERF_TYPE_HARDWARE);
+}
+
+static void print_sw(const struct list_filter *f)
+{
+	print_fixed(sw_events, ARRAY_SIZE(sw_events), "Software event", f, -1);
+	print_fixed(tool_events, ARRAY_SIZE(tool_events), "Tool event", f, -1);
+}
+
+static void print_all(void)
+{
+	print_hw(NULL);
+	print_sw(NULL);
+	print_entry("rNNN", "Raw hardware event descriptor");
+	print_entry("cpu/t1=v1[,t2=v2,t3 ...]/modifier", "Raw hardware event descriptor");
+	print_entry("mem:<addr>[/len][:access]", "Hardware breakpoint");
+	print_tracepoints(NULL);
+	print_sdt_events(NULL);
+}
+
+static void print_glob(const char *glob)
+{
+	struct list_filter f = { 0 };
+	const char *colon = strchr(glob, ':');
+
+	if (colon) {
+		f.sys_glob = xasprintf("%.*s", (int)(colon - glob), glob);
+		f.event_glob = xstrdup(colon + 1);
+		print_tracepoints(&f);
+		print_sdt_events(&f);
+	} else {
+		f.name_glob = xasprintf("*%s*", glob);
+		print_hw(&f);
+		print_sw(&f);
+		print_tracepoints(&f);
+		print_sdt_events(&f);
+	}
+	free(f.name_glob);
+	free(f.sys_glob);
+	free(f.event_glob);
+}
+
+int cmd_list(int argc, const char **argv)
+{
+	static const char *const usage[] = {
+		"perf list [<options>] [hw|sw|tracepoint|sdt|event_glob]",
+		NULL,
+	};
+	const struct option options[] = {
+		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
+		OPT_END(),
+	};
+
+	argc = parse_options(argc, argv, options, usage, 0);
+	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	if (argc == 0) {
+		print_all();
+		return 0;
+	}
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "hw") || !strcmp(a, "hardware"))
+			print_hw(NULL);
+		else if (!strcmp(a, "sw") || !strcmp(a, "software"))
+			print_sw(NULL);
+		else if (!strcmp(a, "tracepoint"))
+			print_tracepoints(NULL);
+		else if (!strcmp(a, "sdt"))
+			print_sdt_events(NULL);
+		else if (!strcmp(a, "cache") || !strcmp(a, "hwcache") || !strcmp(a, "pmu") ||
+			 !strcmp(a, "metric") || !strcmp(a, "metricgroup"))
+			continue;     /* no cache/PMU/metric tables in this perf */
+		else
+			print_glob(a);
+	}
+	return 0;
+}
