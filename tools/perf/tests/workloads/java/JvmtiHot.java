@@ -4,6 +4,7 @@
 //   seconds: how long to run (default 3)
 //   --wait-file PATH: after warming up, print "warm", then keep spinning until
 //                     PATH exists (lets a test attach an agent and then record).
+//   --exit N: exit with status N at the end (tests compare exit statuses).
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -35,9 +36,12 @@ public class JvmtiHot {
 	public static void main(String[] args) throws Exception {
 		double seconds = 3;
 		Path wait = null;
+		int status = 0;
 		for (int i = 0; i < args.length; i++) {
 			if (args[i].equals("--wait-file"))
 				wait = Path.of(args[++i]);
+			else if (args[i].equals("--exit"))
+				status = Integer.parseInt(args[++i]);
 			else
 				seconds = Double.parseDouble(args[i]);
 		}
@@ -60,5 +64,8 @@ public class JvmtiHot {
 		}
 		sink = x;
 		System.out.println("done");
+		System.err.println("stderr line from the workload");
+		if (status != 0)
+			System.exit(status);
 	}
 }
