@@ -145,6 +145,30 @@ static int test__payload_robust(void)
 		TEST_ASSERT_VAL("huge size refused", !trace_formats__parse(p, size));
 	}
 	free(p);
+
+	/* hostile print fmts: deep nesting is refused (fields printed), not a stack overflow */
+	for (int kind = 0; kind < 3; kind++) {
+		const size_t depth = 100000;
+		char *t = xmalloc(strlen(spec_format) + 2 * depth + 64), *q;
+		struct trace_format *fmt;
+		char out[256];
+
+		q = t + sprintf(t, "%.*s", (int)(strstr(spec_format, "print fmt:") - spec_format), spec_format);
+		q += sprintf(q, "print fmt: \"%%d\", ");
+		for (size_t i = 0; i < depth; i++)
+			*q++ = kind == 0 ? '(' : kind == 1 ? '-' : '!';
+		*q++ = '1';
+		for (size_t i = 0; kind == 0 && i < depth; i++)
+			*q++ = ')';
+		strcpy(q, "\n");
+		fmt = trace_format__parse(t, strlen(t), "specchk");
+		free(t);
+		TEST_ASSERT_VAL("nested format parsed", fmt);
+		TEST_ASSERT_VAL("nested print fmt refused", !fmt->pf);
+		trace_format__print_raw(fmt, spec_raw, sizeof(spec_raw), out, sizeof(out));
+		TEST_ASSERT_VAL("fields printed", strstr(out, "comm=python3.11"));
+		trace_format__delete(fmt);
+	}
 	return TEST_OK;
 }
 

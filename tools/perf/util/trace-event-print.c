@@ -100,6 +100,7 @@ struct lexer {
 	char *text;               /* T_STR (unescaped) or T_IDENT */
 	const struct trace_format *fmt;
 	unsigned int long_size;
+	int depth;                /* nesting, bounded: formats come from untrusted files */
 };
 
 static int unescape(const char **pp, char *out)
@@ -230,6 +231,8 @@ static void next(struct lexer *lx)
 }
 
 /* ---------------- parser ---------------- */
+
+#define MAX_NESTING 256
 
 static struct node *parse_expr(struct lexer *lx);
 static struct node *parse_unary(struct lexer *lx);
@@ -471,7 +474,9 @@ static struct node *parse_primary(struct lexer *lx)
 			}
 			if (!accept(lx, ')'))
 				return NULL;
+			lx->depth++;
 			a = parse_unary(lx);
+			lx->depth--;
 			if (!a)
 				return NULL;
 			n = node_new(N_CAST);
@@ -517,11 +522,16 @@ static struct node *parse_unary(struct lexer *lx)
 {
 	int op = lx->tok;
 
+	if (lx->depth > MAX_NESTING)
+		return NULL;
+
 	if (op == '-' || op == '!' || op == '~' || op == '+') {
 		struct node *a, *n;
 
 		next(lx);
+		lx->depth++;
 		a = parse_unary(lx);
+		lx->depth--;
 		if (!a)
 			return NULL;
 		n = node_new(N_UNARY);
@@ -574,7 +584,22 @@ static struct node *parse_binary(struct lexer *lx, int min_prec)
 	return lhs;
 }
 
+static struct node *parse_expr_nested(struct lexer *lx);
+
 static struct node *parse_expr(struct lexer *lx)
+{
+	struct node *n;
+
+	if (++lx->depth > MAX_NESTING) {
+		lx->depth--;
+		return NULL;
+	}
+	n = parse_expr_nested(lx);
+	lx->depth--;
+	return n;
+}
+
+static struct node *parse_expr_nested(struct lexer *lx)
 {
 	struct node *c = parse_binary(lx, 1), *a, *b, *n;
 
