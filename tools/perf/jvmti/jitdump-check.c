@@ -358,10 +358,11 @@ int main(int argc, char **argv)
 
 	printf("summary: records=%zu loads=%zu debug_info=%zu debug_entries=%zu inline_info=%zu "
 	       "inline_pcs=%zu max_inline_depth=%zu moves=%zu unknown=%zu close=%d partial_tail=%s "
-	       "complete_bytes=%" PRIu64 " errors=%d\n",
+	       "complete_bytes=%" PRIu64 " flags=%#" PRIx64 " header_ts=%" PRIu64 " pid=%u errors=%d\n",
 	       nr_rec, nr_loads, nr_debug, nr_entries, nr_inline, nr_inline_pcs, max_depth, nr_moves,
 	       nr_unknown, seen_close, jitdump_partial_tail(jd, NULL) ? "yes" : "no",
-	       jitdump_partial_tail(jd, NULL) ? tail : jitdump_file_size(jd), nr_errors);
+	       jitdump_partial_tail(jd, NULL) ? tail : jitdump_file_size(jd), h->flags, h->timestamp, h->pid,
+	       nr_errors);
 	if (mem_pid && compare_memory(mem_pid, min_identical) < 0)
 		nr_errors++;
 	free(lines);
