@@ -30,6 +30,8 @@ PERF    := tools/perf/perf
 
 PERF_SRCS := tools/perf/perf.c $(wildcard tools/perf/builtin-*.c) \
              $(wildcard tools/perf/util/*.c) $(wildcard tools/perf/tests/*.c)
+# EXCLUDE=file.c leaves out a half-written file of someone else while you work
+PERF_SRCS := $(filter-out $(EXCLUDE),$(PERF_SRCS))
 PERF_OBJS := $(PERF_SRCS:%.c=$(OBJDIR)/%.o)
 
 # what `make` builds; Build.mk fragments append to it
@@ -63,9 +65,13 @@ $(PERF): $(PERF_OBJS) $(OUT)/.flavor-stamp
 .PHONY: build-all
 build-all: $(ALL_TARGETS)
 
+# Under SAN=1 a leak at exit is not a failure (a command-line tool frees by
+# exiting); memory errors and undefined behaviour are.
+SAN_ENV := $(if $(filter 1,$(SAN)),ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1)
+
 test: deps
 	@$(MAKE) --no-print-directory build-all build-tests
-	@$(PERF) test $(if $(V),-v) $(TESTS)
+	@$(SAN_ENV) $(PERF) test $(if $(V),-v) $(TESTS)
 
 .PHONY: build-tests
 build-tests: $(TEST_TARGETS)

@@ -155,6 +155,8 @@ static int run_one(const struct test_entry *t, int logfd, const char *root, int 
 		if (chdir(tmp) < 0)
 			_exit(1);
 		setenv("PERF_TEST_TMP", tmp, 1);
+		setenv("PERF", perf_exec_path, 1);
+		setenv("TOP", root, 1);
 		tmpdir_for_test = tmp;
 		if (t->suite) {
 			int r = t->suite->func();
@@ -163,8 +165,6 @@ static int run_one(const struct test_entry *t, int logfd, const char *root, int 
 			fflush(stderr);
 			_exit(r == TEST_OK ? 0 : r == TEST_SKIP ? 2 : 1);
 		}
-		setenv("PERF", perf_exec_path, 1);
-		setenv("TOP", root, 1);
 		if (access("/usr/bin/perf", X_OK) == 0 && !getenv("PERF_REF"))
 			setenv("PERF_REF", "/usr/bin/perf", 1);
 		execl("/bin/bash", "bash", t->script, (char *)NULL);
@@ -318,5 +318,12 @@ int cmd_test(int argc, const char **argv)
 	}
 	if (!list)
 		printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+	for (size_t i = 0; i < n; i++)
+		if (tests[i].script) {
+			free((char *)tests[i].desc);
+			free(tests[i].script);
+		}
+	free(tests);
+	free(root);
 	return failed ? 1 : 0;
 }

@@ -13,6 +13,7 @@ static void frame_from(struct machine *m, const struct perf_sample *s, uint8_t c
 	f->dso = al.dso;
 	f->sym = al.sym;
 	f->addr = al.dso ? al.addr : ip;
+	f->ip = ip;
 	f->kernel = al.kernel;
 }
 

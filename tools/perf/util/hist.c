@@ -265,12 +265,27 @@ static struct hist_entry *findnew_entry(struct hists *h, const struct entry_key 
 	return e;
 }
 
+/*
+ * perf keys and shows a frame without a symbol by its runtime address when it
+ * is a caller (a call-graph node or a --children entry); only the sampled
+ * address of a self entry is shown relative to its DSO.
+ */
+static struct hist_frame caller_view(const struct hist_frame *f)
+{
+	struct hist_frame c = *f;
+
+	if (!c.sym)
+		c.addr = c.ip;
+	return c;
+}
+
 static void chain_add(struct callchain_node *parent, const struct hist_frame *frames, size_t n,
 		      bool reverse, uint64_t period)
 {
 	parent->period += period;
 	for (size_t i = 0; i < n; i++) {
-		const struct hist_frame *f = &frames[reverse ? n - 1 - i : i];
+		const struct hist_frame cf = caller_view(&frames[reverse ? n - 1 - i : i]);
+		const struct hist_frame *f = &cf;
 		struct callchain_node *c;
 
 		for (c = parent->children; c; c = c->next)
@@ -319,13 +334,18 @@ void hists__add_sample(struct hists *h, const char *comm, int32_t pid,
 	for (size_t i = 1; i < n; i++) {
 		struct entry_key ck = k;
 		struct hist_entry *c;
+		struct hist_frame cf = caller_view(&frames[i]);
 		bool seen = false;
 
-		ck.frame = &frames[i];
+		ck.frame = &cf;
 		if (hists__has_key(h, SORT_SRCLINE))
 			ck.srcline = frame_srcline(h, &frames[i]);
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = frame_same(&frames[j], &frames[i]);
+		for (size_t j = 1; j < i && !seen; j++) {
+			struct hist_frame pj = caller_view(&frames[j]);
+
+			seen = frame_same(&pj, &cf);
+		}
+		seen = seen || frame_same(&frames[0], &cf);
 		if (seen)
 			continue;
 		c = findnew_entry(h, &ck);
@@ -348,7 +368,8 @@ const char *hist_frame__sym_name(const struct hist_frame *f, char *buf, size_t s
 	if (f->sym)
 		snprintf(buf, size, "%s %s", lvl, f->sym->name);
 	else
-		snprintf(buf, size, "%s %#018llx", lvl, (unsigned long long)f->addr);
+		/* perf's "%-#.16llx": 0x and 16 digits, but a bare 16 zeros for 0 */
+		snprintf(buf, size, "%s %-#.16llx", lvl, (unsigned long long)f->addr);
 	return buf;
 }
 

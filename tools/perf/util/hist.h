@@ -27,6 +27,7 @@ struct hist_frame {
 	struct dso *dso;
 	struct symbol *sym;
 	uint64_t addr;        /* DSO address (or raw ip without a map) */
+	uint64_t ip;          /* the runtime address */
 	bool kernel;
 };
 

@@ -314,6 +314,9 @@ static int process_mmap(struct machine *m, uint32_t pid, uint32_t tid, uint64_t 
 		/* only the kernel image itself; modules keep their own names */
 		if (str_starts_with(filename, "[kernel.kallsyms]") || str_starts_with(filename, "[guest.kernel")) {
 			m->kernel_map_seen = true;
+			/* like perf: the kernel map reaches the end of the address space
+			 * (modules, bpf), everything below _text is unknown */
+			len = ~0ull - start;
 		} else if (filename[0] == '/' || filename[0] == '[') {
 			map = xzalloc(sizeof(*map));
 			map->start = start;
@@ -408,25 +411,8 @@ int machine__process_event(struct machine *m, const union perf_event *ev, const 
 
 struct map *machine__find_map(struct machine *m, struct thread *t, uint8_t cpumode, uint64_t ip)
 {
-	struct map *map;
-
-	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL) {
-		map = maps__find(m->kmaps, ip);
-		if (map || !m->kernel_map_seen)
-			return map;
-		/*
-		 * The kernel map is [_text, end of image); addresses beyond it
-		 * (modules, bpf) still resolve through kallsyms, as one map.
-		 */
-		struct map *k = xzalloc(sizeof(*k));
-
-		k->start = ip & ~0xfffull;
-		k->end = k->start + 0x1000;
-		k->refcnt = 1;
-		k->dso = dso_for_mapping(m, -1, "", true);
-		maps__insert(m->kmaps, k);
-		return k;
-	}
+	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL)
+		return maps__find(m->kmaps, ip);
 	return t && t->maps ? maps__find(t->maps, ip) : NULL;
 }
 
