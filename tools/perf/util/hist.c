@@ -164,10 +164,10 @@ static uint64_t key_hash(const struct hists *h, const struct entry_key *k)
 			v = v * 31 + (uint32_t)k->pid;
 			break;
 		case SORT_DSO:
-			v = v * 31 + (uintptr_t)k->frame->dso + k->frame->kernel;
+			v = v * 31 + (uintptr_t)k->frame->dso;
 			break;
 		case SORT_SYM:
-			v = v * 31 + (k->frame->sym ? (uintptr_t)k->frame->sym : k->frame->addr) + k->frame->kernel;
+			v = v * 31 + (k->frame->sym ? (uintptr_t)k->frame->sym : k->frame->addr);
 			break;
 		case SORT_SRCLINE:
 			v = v * 31 + (uintptr_t)k->srcline;
@@ -191,12 +191,15 @@ static bool key_match(const struct hists *h, const struct hist_entry *e, const s
 			if (e->pid != k->pid)
 				return false;
 			break;
+		/* like perf, the [k]/[.] level is not part of an entry's identity:
+		 * the first sample's level is shown */
 		case SORT_DSO:
-			if (e->frame.dso != k->frame->dso || e->frame.kernel != k->frame->kernel)
+			if (e->frame.dso != k->frame->dso)
 				return false;
 			break;
 		case SORT_SYM:
-			if (!frame_same(&e->frame, k->frame))
+			if (e->frame.sym != k->frame->sym ||
+			    (!e->frame.sym && e->frame.addr != k->frame->addr))
 				return false;
 			break;
 		case SORT_SRCLINE:
@@ -336,6 +339,11 @@ void hists__add_sample(struct hists *h, const char *comm, int32_t pid,
 		struct hist_entry *c;
 		struct hist_frame cf = caller_view(&frames[i]);
 		bool seen = false;
+
+		/* perf's quirk, kept for identical rows: a caller outside every map
+		 * takes the [k]/[.] level of the sampled address */
+		if (!cf.dso)
+			cf.kernel = frames[0].kernel;
 
 		ck.frame = &cf;
 		if (hists__has_key(h, SORT_SRCLINE))
