@@ -93,15 +93,26 @@ int hists__init(struct hists *h, const char *keys, struct dsos *dsos)
 	return 0;
 }
 
-static void chain_free(struct callchain_node *n)
-{
-	while (n) {
-		struct callchain_node *next = n->next;
+/* Call-graph nodes come from big blocks: millions of them, never freed one by one. */
+struct node_block {
+	struct node_block *prev;
+	size_t used;
+	struct callchain_node nodes[4096];
+};
 
-		chain_free(n->children);
-		free(n);
-		n = next;
+static struct callchain_node *node_new(struct hists *h)
+{
+	struct node_block *b = h->node_arena;
+
+	if (!b || b->used == ARRAY_SIZE(b->nodes)) {
+		struct node_block *nb = xmalloc(sizeof(*nb));
+
+		nb->prev = b;
+		nb->used = 0;
+		h->node_arena = b = nb;
 	}
+	memset(&b->nodes[b->used], 0, sizeof(b->nodes[0]));
+	return &b->nodes[b->used++];
 }
 
 void hists__exit(struct hists *h)
@@ -113,11 +124,14 @@ void hists__exit(struct hists *h)
 
 		for (; e; e = n) {
 			n = e->hash_next;
-			chain_free(e->chain_root.children);
 			free(e);
 		}
 	}
 	free(h->buckets);
+	for (struct node_block *b = h->node_arena, *p; b; b = p) {
+		p = b->prev;
+		free(b);
+	}
 	if (set) {
 		for (size_t i = 0; i < set->cap; i++)
 			free(set->slots[i]);
@@ -282,8 +296,8 @@ static struct hist_frame caller_view(const struct hist_frame *f)
 	return c;
 }
 
-static void chain_add(struct callchain_node *parent, const struct hist_frame *frames, size_t n,
-		      bool reverse, uint64_t period)
+static void chain_add(struct hists *h, struct callchain_node *parent, const struct hist_frame *frames,
+		      size_t n, bool reverse, uint64_t period)
 {
 	parent->period += period;
 	for (size_t i = 0; i < n; i++) {
@@ -291,12 +305,19 @@ static void chain_add(struct callchain_node *parent, const struct hist_frame *fr
 		const struct hist_frame *f = &cf;
 		struct callchain_node *c;
 
-		for (c = parent->children; c; c = c->next)
+		struct callchain_node **link = &parent->children;
+
+		for (c = parent->children; c; link = &c->next, c = c->next)
 			if (frame_same(&c->frame, f))
 				break;
 		if (!c) {
-			c = xzalloc(sizeof(*c));
+			c = node_new(h);
 			c->frame = *f;
+			c->next = parent->children;
+			parent->children = c;
+		} else if (c != parent->children) {
+			/* hot paths repeat: keep the last one used in front */
+			*link = c->next;
 			c->next = parent->children;
 			parent->children = c;
 		}
@@ -324,7 +345,7 @@ void hists__add_sample(struct hists *h, const char *comm, int32_t pid,
 		e->period_children += period;
 		if (h->callchains && n > 1)
 			/* callee order: the sampled function, then who called it */
-			chain_add(&e->chain_root, frames + 1, n - 1, !h->callee_order, period);
+			chain_add(h, &e->chain_root, frames + 1, n - 1, !h->callee_order, period);
 		else if (h->callchains)
 			e->chain_root.period += period;
 		return;
@@ -332,7 +353,7 @@ void hists__add_sample(struct hists *h, const char *comm, int32_t pid,
 	e->period_children += period;
 	/* caller order, as perf shows --children: the whole chain down to the sample */
 	if (h->callchains)
-		chain_add(&e->chain_root, frames, n, true, period);
+		chain_add(h, &e->chain_root, frames, n, true, period);
 	/* every caller gets the period once, however often it recurs in this chain */
 	for (size_t i = 1; i < n; i++) {
 		struct entry_key ck = k;
@@ -360,7 +381,7 @@ void hists__add_sample(struct hists *h, const char *comm, int32_t pid,
 		c->period_children += period;
 		if (h->callchains)
 			/* from this caller down to the sampled function */
-			chain_add(&c->chain_root, frames, i + 1, true, period);
+			chain_add(h, &c->chain_root, frames, i + 1, true, period);
 	}
 }
 

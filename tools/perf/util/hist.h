@@ -62,6 +62,7 @@ struct hists {
 	uint64_t total_period, nr_samples;
 	struct dsos *dsos;        /* for srclines */
 	void *strings;            /* interned comm / srcline strings */
+	void *node_arena;         /* call-graph nodes, freed all at once */
 };
 
 /* keys: comma-separated ("comm,dso,sym"); -1 with a message on an unknown key */
