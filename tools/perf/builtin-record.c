@@ -65,14 +65,16 @@ struct record {
 	int time_pos;                  /* offset of SAMPLE time from the header end */
 };
 
-static volatile sig_atomic_t done, child_done;
+static volatile sig_atomic_t done, child_done, signr;
 
 static void sig_handler(int sig)
 {
-	if (sig == SIGCHLD)
+	if (sig == SIGCHLD) {
 		child_done = 1;
-	else
+	} else {
 		done = 1;
+		signr = sig;
+	}
 }
 
 static const char *const record_usage[] = {
@@ -889,8 +891,13 @@ static int __cmd_record(struct record *rec, int argc, const char **argv, int rec
 			break;
 		if (child_done || done)
 			break;
-		if (n == 0)
+		if (n == 0) {
 			record__poll(rec, &orig);
+		} else {
+			/* busy rings never reach ppoll: let pending signals in here */
+			sigprocmask(SIG_SETMASK, &orig, NULL);
+			sigprocmask(SIG_BLOCK, &block, NULL);
+		}
 	}
 	evlist__disable(el);
 	if (rec->child > 0)
@@ -994,7 +1001,7 @@ int cmd_record(int argc, const char **argv)
 	rec.mmap_pages = DEFAULT_MMAP_PAGES;
 	rec.opts.freq = DEFAULT_FREQ;
 	rec.go_fd = rec.exec_err_fd = -1;
-	done = child_done = 0;
+	done = child_done = signr = 0;
 
 	argc = parse_options(argc, argv, options, record_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	if (argc < 0)
@@ -1072,6 +1079,11 @@ int cmd_record(int argc, const char **argv)
 	if (ret > 128 && ret < 128 + 65 && rec.child > 0 && WIFSIGNALED(rec.child_status)) {
 		signal(ret - 128, SIG_DFL);
 		raise(ret - 128);
+	}
+	/* no workload: an interrupted recording ends by that signal, like perf */
+	if (ret == 0 && rec.child <= 0 && signr) {
+		signal(signr, SIG_DFL);
+		raise(signr);
 	}
 	return ret < 0 ? 1 : ret;
 }
