@@ -174,11 +174,13 @@ static int our_env_features(struct perf_data_reader *out, int argc, const char *
 {
 	struct perf_data_writer w;
 	struct perf_event_attr attr = { .type = PERF_TYPE_SOFTWARE, .size = 128 };
+	struct perf_event_header round = { .type = PERF_RECORD_FINISHED_ROUND, .size = 8 };
 
 	if (perf_data_writer__open(&w, "ours.data", false))
 		return -1;
 	perf_data_writer__add_attr(&w, &attr, NULL, 0, "cpu-clock");
 	header__write_env_features(&w, argc, argv);
+	perf_data_writer__write(&w, &round, sizeof(round));
 	if (perf_data_writer__close(&w))
 		return -1;
 	return perf_data_reader__open(out, "ours.data");
@@ -186,7 +188,7 @@ static int our_env_features(struct perf_data_reader *out, int argc, const char *
 
 static int test__features_vs_perf61(void)
 {
-	const char *argv[] = { "record", "-q", "-e", "cpu-clock", "-o", "ref.data", "--", "true" };
+	const char *argv[] = { "record", "-q", "-e", "cpu-clock", "-o", "ref.data", "--", "ls" };
 	const int same[] = { HEADER_HOSTNAME, HEADER_OSRELEASE, HEADER_ARCH, HEADER_NRCPUS,
 			     HEADER_CPUDESC, HEADER_CPUID, HEADER_TOTAL_MEM };
 	struct perf_data_reader ref, ours;
@@ -258,8 +260,13 @@ static int test__features_vs_perf61(void)
 			build_id__decode(ref.feat[HEADER_BUILD_ID].data, ref.feat[HEADER_BUILD_ID].size,
 					 &bids, &nr) == 0);
 	TEST_ASSERT_VAL("some build-ids", nr > 0);
-	TEST_ASSERT_VAL("kernel first", !strcmp(bids[0].filename, "[kernel.kallsyms]") &&
-					bids[0].cpumode == PERF_RECORD_MISC_KERNEL && bids[0].pid == -1);
+	for (size_t i = 0; i < nr; i++) {
+		TEST_ASSERT_EQUAL("host pid", bids[i].pid, -1);
+		if (!strcmp(bids[i].filename, "[kernel.kallsyms]"))
+			TEST_ASSERT_EQUAL("kernel cpumode", bids[i].cpumode, PERF_RECORD_MISC_KERNEL);
+		else
+			TEST_ASSERT_EQUAL("user cpumode", bids[i].cpumode, PERF_RECORD_MISC_USER);
+	}
 	for (size_t i = 0; i < nr; i++)
 		build_id__encode(&b, &bids[i], 0);
 	TEST_ASSERT_VAL("BUILD_ID re-encodes identically",
