@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Cached events across the build-id cache, and perf list's SDT part.
+ */
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "build-id-cache.h"
+#include "debug.h"
+#include "sdt-cache.h"
+#include "util.h"
+
+static void add_binary(struct cached_events *ce, const char *root, const char *path, const char *bid)
+{
+	char *file = bidcache__probes_path(root, path, bid);
+	struct cached_binary *b;
+
+	ce->bins = xrealloc(ce->bins, (ce->nr_bins + 1) * sizeof(*ce->bins));
+	b = &ce->bins[ce->nr_bins];
+	memset(b, 0, sizeof(*b));
+	if (probe_cache__load(file, &b->pc) < 0) {
+		free(file);
+		return;
+	}
+	free(file);
+	b->path = xstrdup(path);
+	snprintf(b->bid, sizeof(b->bid), "%s", bid);
+	ce->nr_bins++;
+}
+
+int cached_events__load(const char *root, const char *only_path, struct cached_events *ce)
+{
+	memset(ce, 0, sizeof(*ce));
+	if (only_path) {
+		char bid[41], abs[PATH_MAX];
+
+		if (!realpath(only_path, abs) || bidcache__file_build_id(abs, bid) < 0)
+			return -1;
+		if (bidcache__has(root, abs, bid))
+			add_binary(ce, root, abs, bid);
+	} else {
+		struct bidcache_item *items;
+		int nr = bidcache__list(root, true, &items);
+
+		for (int i = 0; i < nr; i++)
+			if (items[i].path[0] == '/')
+				add_binary(ce, root, items[i].path, items[i].bid);
+		bidcache__items_free(items, nr);
+	}
+	for (size_t b = 0; b < ce->nr_bins; b++)
+		for (size_t i = 0; i < ce->bins[b].pc.nr; i++) {
+			ce->v = xrealloc(ce->v, (ce->nr + 1) * sizeof(*ce->v));
+			ce->v[ce->nr].e = &ce->bins[b].pc.v[i];
+			ce->v[ce->nr].path = ce->bins[b].path;
+			ce->v[ce->nr++].bid = ce->bins[b].bid;
+		}
+	return 0;
+}
+
+void cached_events__exit(struct cached_events *ce)
+{
+	for (size_t b = 0; b < ce->nr_bins; b++) {
+		free(ce->bins[b].path);
+		probe_cache__exit(&ce->bins[b].pc);
+	}
+	free(ce->bins);
+	free(ce->v);
+	memset(ce, 0, sizeof(*ce));
+}
+
+void cached_event__split(const char *spec, char **group, char **event, char **at)
+{
+	const char *s = spec[0] == '%' ? spec + 1 : spec;
+	const char *atp = strchr(s, '@'), *end = atp ? atp : s + strlen(s);
+	const char *colon = memchr(s, ':', (size_t)(end - s));
+
+	*at = atp ? xstrdup(atp + 1) : NULL;
+	if (colon) {
+		size_t gl = (size_t)(colon - s);
+
+		if (gl >= 4 && !memcmp(s, "sdt_", 4))
+			*group = xasprintf("%.*s", (int)gl, s);
+		else
+			*group = xasprintf("sdt_%.*s", (int)gl, s);
+		*event = xasprintf("%.*s", (int)(end - colon - 1), colon + 1);
+	} else {
+		*group = NULL;
+		*event = xasprintf("%.*s", (int)(end - s), s);
+	}
+}
+
+bool cached_event__matches(const struct cached_event *ce, const char *group, const char *event,
+			   const char *at)
+{
+	const struct probe_cache_entry *e = ce->e;
+
+	if (group && fnmatch(group, e->group ? e->group : "", 0))
+		return false;
+	if (event && fnmatch(event, e->event, 0))
+		return false;
+	if (at && *at) {
+		if (at[0] == '/')
+			return !strcmp(at, ce->path);
+		return !strncmp(ce->bid, at, strlen(at));
+	}
+	return true;
+}
+
+/*
+ * perf list's hook (builtin-list.c): one call per cached SDT event. A name
+ * cached for several binaries or builds comes as "NAME@PATH(BUILDID12)" for
+ * each of them, as perf 6.1 lists them.
+ */
+int sdt_cache__for_each_event(int (*cb)(const char *provider, const char *name, void *arg), void *arg)
+{
+	char *root = bidcache__root(NULL);
+	struct cached_events ce;
+	int ret = 0;
+
+	if (cached_events__load(root, NULL, &ce) < 0) {
+		free(root);
+		return 0;
+	}
+	for (size_t i = 0; i < ce.nr && !ret; i++) {
+		const struct probe_cache_entry *e = ce.v[i].e;
+		bool dup = false;
+
+		if (!e->sdt || !e->group || strncmp(e->group, "sdt_", 4))
+			continue;
+		for (size_t k = 0; k < ce.nr && !dup; k++)
+			dup = k != i && ce.v[k].e->sdt && ce.v[k].e->group &&
+			      !strcmp(ce.v[k].e->group, e->group) && !strcmp(ce.v[k].e->event, e->event) &&
+			      (strcmp(ce.v[k].path, ce.v[i].path) || strcmp(ce.v[k].bid, ce.v[i].bid));
+		if (dup) {
+			char *n = xasprintf("%s@%s(%.12s)", e->event, ce.v[i].path, ce.v[i].bid);
+
+			ret = cb(e->group + 4, n, arg);
+			free(n);
+		} else {
+			ret = cb(e->group + 4, e->event, arg);
+		}
+	}
+	cached_events__exit(&ce);
+	free(root);
+	return ret;
+}
