@@ -340,6 +340,7 @@ void evlist__close(struct evlist *el)
 	free(el->pollfds);
 	el->mmaps = NULL;
 	el->pollfds = NULL;
+	el->nr_pollfds = 0;
 	el->nr_mmaps = 0;
 	for (size_t i = 0; i < el->nr; i++)
 		if (el->entries[i].fds)
