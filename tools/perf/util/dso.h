@@ -36,6 +36,7 @@ struct dso {
 	size_t nr_segs;
 	void *srcline_priv;           /* srcline.c's per-DSO state (libdw handle, cache) */
 	struct dso *hash_next;
+	struct dsos *owner;           /* for lazy loading from dso__find_symbol */
 };
 
 /* All DSOs of a session, by long_name. */
@@ -44,6 +45,9 @@ struct dsos {
 	size_t nbuckets, nr;
 	const char *debug_dir;        /* build-id cache root, default ~/.debug ($PERF_BUILDID_DIR) */
 	const char *symfs;            /* --symfs prefix or NULL */
+	const char *debuginfo_dir;    /* separate debuginfo root: $PERF_DEBUGINFO_DIR, default /usr/lib/debug */
+	const char *kallsyms_path;    /* running kernel's symbols, default /proc/kallsyms */
+	char *owned_debug_dir;        /* what dsos__init allocated for debug_dir */
 };
 
 void dsos__init(struct dsos *d);
@@ -69,7 +73,11 @@ int dso__load(struct dsos *d, struct dso *dso);
 /* File offset (ip - map.start + map.pgoff) to the DSO's symbol address space. */
 uint64_t dso__offset_to_addr(const struct dso *dso, uint64_t offset);
 
+/* Loads symbols on first use (dso__load). */
 struct symbol *dso__find_symbol(struct dso *dso, uint64_t addr);
+
+/* What a name in an MMAP record is: [kernel.kallsyms]..., [vdso], /tmp/perf-N.map, //anon... */
+enum dso_kind dso__kind_of(const char *name);
 
 /* Reads the NT_GNU_BUILD_ID of an ELF file; returns its size or -1. */
 int filename__read_build_id(const char *path, uint8_t *id, size_t max);
@@ -81,5 +89,23 @@ char *build_id__sprintf(const uint8_t *id, size_t size, char *buf);
  * cached per DSO; NULL when unknown. The string is owned by the DSO.
  */
 const char *dso__srcline(struct dsos *d, struct dso *dso, uint64_t addr);
+
+/*
+ * The inline chain at addr, innermost first: frame[0] is the function whose
+ * code is at addr (possibly inlined) with addr's own file:line; each next
+ * frame is the function it was inlined into, with the line of the call.
+ * The last frame is the real (out-of-line) function. Returns the number of
+ * frames written (<= max); 0 when there is no DWARF. Strings are owned by the
+ * DSO. A function that is not inlined at addr gives 1 frame.
+ */
+struct inline_frame {
+	const char *func;      /* as in DWARF (DW_AT_name; linkage name demangled when needed) */
+	const char *srcline;   /* "file.c:42" */
+};
+int dso__inline_chain(struct dsos *d, struct dso *dso, uint64_t addr,
+		      struct inline_frame *frames, int max);
+
+/* Frees srcline.c's state of a DSO (called by dsos__exit). */
+void dso__srcline_exit(struct dso *dso);
 
 #endif

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Build-ids: reading them, and the on-disk build-id cache in the layout
+ * perf 6.1 uses (see shared/specs/buildid-cache.md), so either tool finds
+ * what the other stored.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "build-id.h"
+#include "debug.h"
+#include "dso.h"
+#include "symbol-elf.h"
+#include "util.h"
+
+char *build_id__sprintf(const uint8_t *id, size_t size, char *buf)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < size; i++) {
+		buf[2 * i] = hex[id[i] >> 4];
+		buf[2 * i + 1] = hex[id[i] & 15];
+	}
+	buf[2 * size] = '\0';
+	return buf;
+}
+
+int build_id__parse(const char *hex, uint8_t *id, size_t max)
+{
+	size_t n = 0;
+
+	while (hex[0] && hex[1] && n < max) {
+		int v = 0;
+
+		for (int k = 0; k < 2; k++) {
+			char c = hex[k];
+
+			v <<= 4;
+			if (c >= '0' && c <= '9')
+				v |= c - '0';
+			else if (c >= 'a' && c <= 'f')
+				v |= c - 'a' + 10;
+			else if (c >= 'A' && c <= 'F')
+				v |= c - 'A' + 10;
+			else
+				return -1;
+		}
+		id[n++] = (uint8_t)v;
+		hex += 2;
+	}
+	return hex[0] ? -1 : (int)n;
+}
+
+bool build_id__equal(const uint8_t *a, size_t asize, const uint8_t *b, size_t bsize)
+{
+	return asize == bsize && asize > 0 && !memcmp(a, b, asize);
+}
+
+int filename__read_build_id(const char *path, uint8_t *id, size_t max)
+{
+	struct symsrc ss;
+	int n;
+
+	if (symsrc__open(&ss, path) < 0)
+		return -1;
+	n = ss.build_id_size;
+	if (n > 0)
+		memcpy(id, ss.build_id, (size_t)n < max ? (size_t)n : max);
+	symsrc__close(&ss);
+	return n > 0 ? ((size_t)n < max ? n : (int)max) : -1;
+}
+
+int sysfs__read_build_id(const char *notes_path, uint8_t *id, size_t max)
+{
+	size_t size, off = 0;
+	char *buf = read_file(notes_path, &size);
+	int ret = -1;
+
+	if (!buf)
+		return -1;
+	/* raw Elf_Nhdr records, 4-byte aligned */
+	while (off + 12 <= size) {
+		uint32_t namesz, descsz, type;
+
+		memcpy(&namesz, buf + off, 4);
+		memcpy(&descsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		off += 12;
+		if (namesz > size || descsz > size ||
+		    off + ALIGN_UP((size_t)namesz, 4) + ALIGN_UP((size_t)descsz, 4) > size)
+			break;
+		if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(buf + off, "GNU", 4)) {
+			size_t n = descsz < max ? descsz : max;
+
+			memcpy(id, buf + off + 4, n);
+			ret = (int)n;
+			break;
+		}
+		off += ALIGN_UP((size_t)namesz, 4) + ALIGN_UP((size_t)descsz, 4);
+	}
+	free(buf);
+	return ret;
+}
+
+char *build_id_cache__root(void)
+{
+	const char *env = getenv("PERF_BUILDID_DIR");
+	const char *home = getenv("HOME");
+
+	if (env && env[0])
+		return xstrdup(env);
+	if (home && home[0])
+		return xasprintf("%s/.debug", home);
+	return xstrdup(".debug");
+}
+
+char *build_id_cache__linkname(const char *root, const uint8_t *id, size_t size)
+{
+	char hex[BUILD_ID_HEX_MAX];
+
+	if (!size || size > 20)
+		return NULL;
+	build_id__sprintf(id, size, hex);
+	return xasprintf("%s/.build-id/%.2s/%s", root, hex, hex + 2);
+}
+
+char *build_id_cache__dirname(const char *root, const char *path, const uint8_t *id, size_t size)
+{
+	char hex[BUILD_ID_HEX_MAX];
+
+	if (!size || size > 20)
+		return NULL;
+	build_id__sprintf(id, size, hex);
+	return xasprintf("%s%s%s/%s", root, path[0] == '/' ? "" : "/", path, hex);
+}
+
+char *build_id_cache__file(const char *root, const uint8_t *id, size_t size, const char *which)
+{
+	char *link = build_id_cache__linkname(root, id, size), *file;
+	struct stat st;
+
+	if (!link)
+		return NULL;
+	if (stat(link, &st) < 0) {
+		free(link);
+		return NULL;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		/* old-style cache: the link points at the binary itself */
+		if (S_ISREG(st.st_mode) && !strcmp(which, "elf"))
+			return link;
+		free(link);
+		return NULL;
+	}
+	file = xasprintf("%s/%s", link, which);
+	free(link);
+	if (stat(file, &st) < 0 || !S_ISREG(st.st_mode)) {
+		free(file);
+		return NULL;
+	}
+	return file;
+}
+
+char *build_id_cache__origname(const char *root, const uint8_t *id, size_t size)
+{
+	char *link = build_id_cache__linkname(root, id, size);
+	char target[PATH_MAX], hex[BUILD_ID_HEX_MAX];
+	ssize_t n;
+	size_t hl;
+	char *p;
+
+	if (!link)
+		return NULL;
+	n = readlink(link, target, sizeof(target) - 1);
+	free(link);
+	if (n <= 0)
+		return NULL;
+	target[n] = '\0';
+	build_id__sprintf(id, size, hex);
+	hl = strlen(hex);
+	if (strncmp(target, "../..", 5) || (size_t)n < 5 + hl + 1 ||
+	    strcmp(target + n - hl, hex) || target[n - hl - 1] != '/')
+		return NULL;
+	target[n - hl - 1] = '\0';
+	p = target + 5;
+	if (p[0] == '/' && p[1] == '[')
+		p++;
+	return xstrdup(p);
+}
+
+char *build_id__debuginfo_path(const char *debuginfo_root, const uint8_t *id, size_t size)
+{
+	char hex[BUILD_ID_HEX_MAX];
+
+	if (!size || size > 20)
+		return NULL;
+	build_id__sprintf(id, size, hex);
+	return xasprintf("%s/.build-id/%.2s/%s.debug", debuginfo_root, hex, hex + 2);
+}
+
+static int copy_file(const char *src, const char *dst, mode_t mode)
+{
+	char buf[65536];
+	int in, out, ret = 0;
+	ssize_t n;
+
+	in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -1;
+	/* O_EXCL|O_NOFOLLOW: never write through a planted symlink */
+	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+	if (out < 0) {
+		close(in);
+		return -1;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (writen(out, buf, (size_t)n) < 0) {
+			ret = -1;
+			break;
+		}
+	if (n < 0)
+		ret = -1;
+	close(in);
+	if (close(out) < 0)
+		ret = -1;
+	if (ret)
+		unlink(dst);
+	return ret;
+}
+
+static int link_or_copy(const char *src, const char *dst, bool allow_link, mode_t mode)
+{
+	struct stat st;
+
+	if (lstat(dst, &st) == 0)
+		return 0;   /* content-addressed: already there */
+	if (allow_link && link(src, dst) == 0)
+		return 0;
+	return copy_file(src, dst, mode);
+}
+
+int build_id_cache__add(const char *root, const char *path, const char *src,
+			const uint8_t *id, size_t size, const char *what,
+			const char *debuginfo_root)
+{
+	char hex[BUILD_ID_HEX_MAX];
+	char *dir, *file, *link, *linkdir, *target;
+	bool special = path[0] == '[';
+	struct stat st;
+	int ret = -1;
+
+	if (!size || size > 20 || (!special && path[0] != '/')) {
+		pr_err("build-id cache: cannot add %s (no build-id or relative path)\n", path);
+		return -1;
+	}
+	build_id__sprintf(id, size, hex);
+	dir = build_id_cache__dirname(root, path, id, size);
+	file = xasprintf("%s/%s", dir, what);
+	link = build_id_cache__linkname(root, id, size);
+	linkdir = xasprintf("%s/.build-id/%.2s", root, hex);
+	target = xasprintf("../..%s%s/%s", special ? "/" : "", path, hex);
+
+	/* an old-style cache entry (a plain file) is replaced by the directory */
+	if (lstat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
+		unlink(dir);
+	if (mkdir_p(dir, 0755) < 0 || mkdir_p(linkdir, 0755) < 0) {
+		pr_err("build-id cache: cannot create %s: %s\n", dir, strerror(errno));
+		goto out;
+	}
+	if (link_or_copy(src ? src : path, file, !special, special ? 0644 : 0755) < 0) {
+		pr_err("build-id cache: cannot store %s: %s\n", file, strerror(errno));
+		goto out;
+	}
+	if (debuginfo_root && !special) {
+		char *dbg = build_id__debuginfo_path(debuginfo_root, id, size);
+		char *dst = xasprintf("%s/debug", dir);
+
+		if (access(dbg, R_OK) == 0)
+			link_or_copy(dbg, dst, true, 0644);
+		free(dbg);
+		free(dst);
+	}
+	if (lstat(link, &st) == 0) {
+		char cur[PATH_MAX];
+		ssize_t n = readlink(link, cur, sizeof(cur) - 1);
+
+		if (n > 0 && (size_t)n == strlen(target) && !memcmp(cur, target, (size_t)n)) {
+			ret = 0;
+			goto out;
+		}
+		unlink(link);
+	}
+	if (symlink(target, link) < 0) {
+		pr_err("build-id cache: cannot link %s: %s\n", link, strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	free(dir);
+	free(file);
+	free(link);
+	free(linkdir);
+	free(target);
+	return ret;
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PERF_UTIL_BUILD_ID_H
+#define PERF_UTIL_BUILD_ID_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define BUILD_ID_HEX_MAX (2 * 20 + 1)
+
+/*
+ * Build-id cache root: $PERF_BUILDID_DIR, else $HOME/.debug, else ./.debug.
+ * Returns a malloc'ed string.
+ */
+char *build_id_cache__root(void);
+
+/* <root>/.build-id/<xx>/<rest>  (malloc'ed) */
+char *build_id_cache__linkname(const char *root, const uint8_t *id, size_t size);
+
+/* <root><abs path>/<bid>  (malloc'ed); path "[kernel.kallsyms]"/"[vdso]" get a '/' */
+char *build_id_cache__dirname(const char *root, const char *path, const uint8_t *id, size_t size);
+
+/*
+ * The cached file `which` ("elf", "debug", "kallsyms", "vdso", "probes") for
+ * a build-id, found through the .build-id link (old-style links to a plain
+ * file return that file for "elf"). NULL if not cached. malloc'ed.
+ */
+char *build_id_cache__file(const char *root, const uint8_t *id, size_t size, const char *which);
+
+/* Original path of a cached build-id (readlink of the .build-id link, without
+ * "../.." and "/<bid>"); malloc'ed or NULL. */
+char *build_id_cache__origname(const char *root, const uint8_t *id, size_t size);
+
+/* <debuginfo_root>/.build-id/<xx>/<rest>.debug, e.g. under /usr/lib/debug (malloc'ed) */
+char *build_id__debuginfo_path(const char *debuginfo_root, const uint8_t *id, size_t size);
+
+/* Running kernel's build-id from /sys/kernel/notes (or a notes file): size or -1. */
+int sysfs__read_build_id(const char *notes_path, uint8_t *id, size_t max);
+
+/* Parses lower/upper-case hex into id; returns the byte count or -1. */
+int build_id__parse(const char *hex, uint8_t *id, size_t max);
+
+bool build_id__equal(const uint8_t *a, size_t asize, const uint8_t *b, size_t bsize);
+
+/*
+ * Adds `path` with build-id `id` to the cache at root the way perf 6.1 lays
+ * it out: <root><path>/<bid>/elf (hard link, else copy), .../debug when a
+ * separate debuginfo exists under debuginfo_root (may be NULL), and the
+ * relative link <root>/.build-id/xx/rest -> ../..<path>/<bid>. `what` names
+ * the file inside the directory: "elf" normally, "kallsyms" or "vdso" for
+ * those ([kernel.kallsyms] / [vdso] as path, contents copied from src).
+ * src = the file to copy (defaults to path). 0 on success, -1 with a message.
+ */
+int build_id_cache__add(const char *root, const char *path, const char *src,
+			const uint8_t *id, size_t size, const char *what,
+			const char *debuginfo_root);
+
+#endif

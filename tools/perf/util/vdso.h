@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PERF_UTIL_VDSO_H
+#define PERF_UTIL_VDSO_H
+
+#include <stddef.h>
+
+/*
+ * The vDSO image of this process (getauxval(AT_SYSINFO_EHDR)); its size
+ * covers the program and section headers. NULL when there is none. The
+ * kernel maps the same image into every process, so it describes the
+ * [vdso] of the processes we profile (checked by build-id when known).
+ */
+const void *vdso__image(size_t *size);
+
+#endif
