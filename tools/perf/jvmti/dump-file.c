@@ -269,7 +269,7 @@ int dump_open(const char *dir_option)
 			   "the dump", path, strerror(errno));
 	}
 	pthread_mutex_lock(&dump_lock);
-	dump_fd = fd;
+	__atomic_store_n(&dump_fd, fd, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&dump_lock);
 	return 0;
 }
