@@ -252,6 +252,8 @@ int build_id_cache__add(const char *root, const char *path, const char *src,
 	char hex[BUILD_ID_HEX_MAX];
 	char *dir, *file, *link, *linkdir, *target;
 	bool special = path[0] == '[';
+	char *real = NULL;
+	const char *orig_path = path;
 	struct stat st;
 	int ret = -1;
 
@@ -260,6 +262,10 @@ int build_id_cache__add(const char *root, const char *path, const char *src,
 		return -1;
 	}
 	build_id__sprintf(id, size, hex);
+	/* perf 6.1 files entries under the real path */
+	real = special ? NULL : realpath(path, NULL);
+	if (real)
+		path = real;
 	dir = build_id_cache__dirname(root, path, id, size);
 	file = xasprintf("%s/%s", dir, what);
 	link = build_id_cache__linkname(root, id, size);
@@ -273,7 +279,7 @@ int build_id_cache__add(const char *root, const char *path, const char *src,
 		pr_err("build-id cache: cannot create %s: %s\n", dir, strerror(errno));
 		goto out;
 	}
-	if (link_or_copy(src ? src : path, file, !special, special ? 0644 : 0755) < 0) {
+	if (link_or_copy(src ? src : orig_path, file, !special, special ? 0644 : 0755) < 0) {
 		pr_err("build-id cache: cannot store %s: %s\n", file, strerror(errno));
 		goto out;
 	}
@@ -307,5 +313,6 @@ out:
 	free(link);
 	free(linkdir);
 	free(target);
+	free(real);
 	return ret;
 }
