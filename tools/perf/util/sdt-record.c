@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Cached events turned into uprobes on demand (perf record -e sdt_P:N), as
+ * proposed in the design thread: the user names the event as it will be
+ * recorded, and record sets up and removes the probes itself.
+ */
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "build-id-cache.h"
+#include "debug.h"
+#include "probe-event.h"
+#include "sdt-cache.h"
+#include "sdt-record.h"
+#include "tracefs.h"
+#include "util.h"
+
+void sdt_strv__free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static void push(char ***v, size_t n, char *s)
+{
+	*v = xrealloc(*v, (n + 1) * sizeof(**v));
+	(*v)[n] = s;
+}
+
+int sdt_spec__resolve(const char *spec, const char *binary, const char *extra_args,
+		      char ***lines, char ***where)
+{
+	char *root = bidcache__root(NULL), *group, *event, *at;
+	struct cached_events ce;
+	size_t n = 0;
+	int ret;
+
+	*lines = NULL;
+	*where = NULL;
+	if (binary) {
+		char bid[41], abs[PATH_MAX];
+
+		if (bidcache__file_build_id(binary, bid) < 0 || !realpath(binary, abs)) {
+			free(root);
+			return -1;
+		}
+		if (!bidcache__has(root, abs, bid) && bidcache__add(root, abs, bid) < 0) {
+			free(root);
+			return -1;
+		}
+	}
+	if (cached_events__load(root, binary, &ce) < 0) {
+		free(root);
+		return -1;
+	}
+	cached_event__split(spec, &group, &event, &at);
+	for (size_t i = 0; i < ce.nr; i++) {
+		const struct cached_event *c = &ce.v[i];
+
+		/* "%NAME" without a provider matches any provider */
+		if (!cached_event__matches(c, group, event, at))
+			continue;
+		for (size_t k = 0; k < c->e->nr_tevs; k++) {
+			push(lines, n, xasprintf("%s%s%s", c->e->tevs[k], extra_args && *extra_args ? " " : "",
+						 extra_args ? extra_args : ""));
+			push(where, n, xasprintf("%s:%s in %s (%s)", c->e->group ? c->e->group : "",
+						 c->e->event, c->path, c->bid));
+			n++;
+		}
+	}
+	ret = (int)n;
+	free(group);
+	free(event);
+	free(at);
+	cached_events__exit(&ce);
+	free(root);
+	return ret;
+}
+
+/* an existing tracefs event matching group/event globs? */
+struct tp_match {
+	const char *g, *e;
+	bool found;
+};
+
+static int tp_match_cb(const char *sys, const char *event, void *arg)
+{
+	struct tp_match *m = arg;
+	char *g = xstrdup(m->g), *e = xstrdup(m->e);
+	int fnm;
+
+	fnm = fnmatch(g, sys, 0) || fnmatch(e, event, 0);
+	free(g);
+	free(e);
+	if (!fnm) {
+		m->found = true;
+		return 1;
+	}
+	return 0;
+}
+
+static int prepare_one(struct sdt_record *sr, const char *ev, const char *binary)
+{
+	char *spec = xstrdup(ev), *colon, *slash, **lines = NULL, **where = NULL;
+	int n, ret = 0;
+
+	/* pmu/..../ and modifiers are not ours */
+	slash = strchr(spec, '/');
+	colon = strchr(spec, ':');
+	if (!colon || (slash && slash < colon)) {
+		free(spec);
+		return 0;
+	}
+	{
+		char *g = xasprintf("%.*s", (int)(colon - spec), spec);
+		char *at = strchr(colon + 1, '@');
+		char *e = at ? xasprintf("%.*s", (int)(at - colon - 1), colon + 1) : xstrdup(colon + 1);
+		struct tp_match m = { g, e, false };
+
+		tracefs__for_each_event(tp_match_cb, &m);
+		free(g);
+		free(e);
+		if (m.found && !at) {
+			free(spec);
+			return 0;   /* already a tracefs event: record uses it as is */
+		}
+	}
+	n = sdt_spec__resolve(spec, NULL, NULL, &lines, &where);
+	if (n == 0 && binary) {
+		sdt_strv__free(lines, 0);
+		sdt_strv__free(where, 0);
+		n = sdt_spec__resolve(spec, binary, NULL, &lines, &where);
+		/* the workload need not have the event: then it is not ours to set up */
+	}
+	if (n <= 0) {
+		free(spec);
+		return n < 0 ? -1 : 0;
+	}
+	if (probe_events__add(lines, (size_t)n, &sr->created) < 0) {
+		ret = -1;
+	} else {
+		for (int i = 0; i < n; i++) {
+			if (!quiet)
+				pr_info("Probing %s\n", where[i]);
+			push(&sr->where, sr->nr_where++, xstrdup(where[i]));
+		}
+		ret = n;
+	}
+	sdt_strv__free(lines, (size_t)n);
+	sdt_strv__free(where, (size_t)n);
+	free(spec);
+	return ret;
+}
+
+int sdt_record__prepare(struct sdt_record *sr, const char *events, const char *binary)
+{
+	char *copy = xstrdup(events), *save = NULL;
+	int total = 0;
+
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int r = prepare_one(sr, t, binary);
+
+		if (r < 0) {
+			sdt_record__cleanup(sr);
+			free(copy);
+			return -1;
+		}
+		total += r;
+	}
+	free(copy);
+	return total;
+}
+
+void sdt_record__cleanup(struct sdt_record *sr)
+{
+	probe_names__del_all(&sr->created);
+	probe_names__exit(&sr->created);
+	sdt_strv__free(sr->where, sr->nr_where);
+	sr->where = NULL;
+	sr->nr_where = 0;
+}
