@@ -14,6 +14,7 @@
 #include "util/data.h"
 #include "util/debug.h"
 #include "util/event.h"
+#include "util/jit-inject.h"
 #include "util/parse-options.h"
 
 struct inject {
@@ -143,19 +144,44 @@ static int inject__run(struct inject *inj)
 	return ret < 0 ? -1 : 0;
 }
 
+static int jit_record_hook(struct inject *inj, union perf_event *ev, uint64_t offset)
+{
+	return jit_inject__process(inj->hook_priv, ev);
+}
+
+static int jit_finish_hook(struct inject *inj)
+{
+	return jit_inject__finish(inj->hook_priv);
+}
+
 int cmd_inject(int argc, const char **argv)
 {
 	struct inject inj = { .input = "-", .output = "-" };
+	struct jit_inject_opts jit_opts = { 0 };
+	bool jit = false;
 	const char *const usage[] = { "perf inject [<options>]", NULL };
 	const struct option options[] = {
 		OPT_STRING('i', "input", &inj.input, "file", "input file name"),
 		OPT_STRING('o', "output", &inj.output, "file", "output file name"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose (show build ids, etc)"),
+		OPT_BOOLEAN('j', "jit", &jit, "merge jitdumps: ELF per jitted function, MMAP2 records"),
+		OPT_BOOLEAN(0, "jit-buildid-cache", &jit_opts.buildid_cache,
+			    "with --jit: also add the sampled jitted ELFs to the build-id cache"),
 		OPT_END()
 	};
+	struct jit_inject *ji = NULL;
+	int ret;
 
 	argc = parse_options(argc, argv, options, usage, 0);
 	if (argc)
 		usage_with_options_msg(usage, options, "unexpected argument '%s'", argv[0]);
-	return inject__run(&inj) ? 1 : 0;
+	if (jit) {
+		ji = jit_inject__new(&inj.in, &inj.out, &jit_opts);
+		inj.record_hook = jit_record_hook;
+		inj.finish_hook = jit_finish_hook;
+		inj.hook_priv = ji;
+	}
+	ret = inject__run(&inj) ? 1 : 0;
+	jit_inject__delete(ji);
+	return ret;
 }

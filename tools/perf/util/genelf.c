@@ -837,7 +837,7 @@ retry:
 		if (same < 0)
 			return -1;
 		if (same)
-			return 0;
+			return 1;
 		if (unlinkat(dirfd, name, 0))
 			return -1;
 		again = 1;

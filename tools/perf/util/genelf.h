@@ -82,7 +82,8 @@ void genelf__image_release(struct genelf_image *img);
  * file with identical contents is reused as is (reruns cost no writes); a
  * different regular file is replaced (unlinked, recreated exclusively). A
  * symlink or any other kind of file is refused. *st gets the file's stat.
- * Returns 0, or -1 with errno (ELOOP for a refused symlink).
+ * Returns 0 (written), 1 (identical file reused), or -1 with errno (ELOOP
+ * for a refused symlink).
  */
 int genelf__write_at(int dirfd, const char *name, const struct genelf_image *img, struct stat *st);
 
