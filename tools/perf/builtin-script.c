@@ -125,7 +125,7 @@ static int script__sample(struct perf_tool *tool, struct perf_session *s, union 
 		return 0;
 	}
 	if (fields & F_IP)
-		fprintf(f, "%16llx", (unsigned long long)sample->ip);
+		fprintf(f, " %16llx", (unsigned long long)sample->ip);
 	if (fields & (F_SYM | F_DSO)) {
 		struct hist_frame fr = sc->frames[0];
 

@@ -195,7 +195,8 @@ static struct thread *thread__new(struct machine *m, int32_t pid, int32_t tid)
 	t->pid = pid;
 	t->tid = tid;
 	t->ppid = -1;
-	t->comm = xasprintf(":%d", tid);
+	/* the idle task has no COMM record; perf calls it swapper */
+	t->comm = tid == 0 ? xstrdup("swapper") : xasprintf(":%d", tid);
 	if (m->nr_threads > m->nthreads_buckets * 2)
 		machine__grow(m);
 	h = tid_hash(m, tid);
@@ -265,11 +266,11 @@ static int process_fork(struct machine *m, const struct perf_record_fork *f)
 	return 0;
 }
 
+/* what perf 6.1 treats as anonymous memory that a perf-PID.map may describe */
 static bool is_anon_name(const char *name)
 {
-	return str_starts_with(name, "//anon") || str_starts_with(name, "/dev/zero") ||
-	       str_starts_with(name, "/anon_hugepage") || str_starts_with(name, "[anon:") ||
-	       str_starts_with(name, "/memfd:");
+	return !strcmp(name, "//anon") || str_starts_with(name, "/dev/zero") ||
+	       str_starts_with(name, "/anon_hugepage");
 }
 
 static struct dso *dso_for_mapping(struct machine *m, int32_t pid, const char *name, bool kernel)
