@@ -197,32 +197,68 @@ static const char *die_function_name(struct srcline_state *st, Dwarf_Die *die)
 	return "??";
 }
 
+/* Appends the subprogram and inlined subroutines containing addr below die, outermost first. */
+static int collect_scopes(Dwarf_Die *die, uint64_t addr, Dwarf_Die *chain, int n, int max)
+{
+	Dwarf_Die child;
+
+	if (n >= max || dwarf_child(die, &child) != 0)
+		return n;
+	do {
+		int tag = dwarf_tag(&child);
+
+		switch (tag) {
+		case DW_TAG_namespace:
+		case DW_TAG_class_type:
+		case DW_TAG_structure_type:
+			/* C++ functions defined inside these have no pc range of their own scope */
+			if (dwarf_haspc(&child, addr) <= 0) {
+				int m = collect_scopes(&child, addr, chain, n, max);
+
+				if (m > n)
+					return m;
+				break;
+			}
+			/* fallthrough */
+		case DW_TAG_subprogram:
+		case DW_TAG_inlined_subroutine:
+		case DW_TAG_lexical_block:
+			if (dwarf_haspc(&child, addr) <= 0)
+				break;
+			if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine)
+				chain[n++] = child;
+			return collect_scopes(&child, addr, chain, n, max);
+		default:
+			break;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return n;
+}
+
 int dso__inline_chain(struct dsos *d, struct dso *dso, uint64_t addr,
 		      struct inline_frame *frames, int max)
 {
 	struct srcline_state *st = srcline__state(dso);
-	Dwarf_Die cu, *scopes = NULL;
+	Dwarf_Die cu, chain[32];
 	Dwarf_Files *files = NULL;
 	const char *srcline;
-	int nscopes, n = 0;
+	int nchain, n = 0;
 
 	if (!st || max <= 0 || !cu_of(st->dw, addr, &cu))
 		return 0;
 	srcline = dso__srcline(d, dso, addr);
-	nscopes = dwarf_getscopes(&cu, addr, &scopes);
+	nchain = collect_scopes(&cu, addr, chain, 0, (int)ARRAY_SIZE(chain));
 	dwarf_getsrcfiles(&cu, &files, NULL);
-	for (int i = 0; i < nscopes && n < max; i++) {
-		Dwarf_Die *sc = &scopes[i];
-		int tag = dwarf_tag(sc);
+	/* innermost first */
+	for (int i = nchain - 1; i >= 0 && n < max; i--) {
+		Dwarf_Die *sc = &chain[i];
 		Dwarf_Attribute attr;
 		Dwarf_Word fileidx = 0, lineno = 0;
 
-		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
-			continue;
 		frames[n].func = die_function_name(st, sc);
 		frames[n].srcline = srcline;
 		n++;
-		if (tag == DW_TAG_subprogram)
+		if (dwarf_tag(sc) != DW_TAG_inlined_subroutine)
 			break;
 		/* the caller's frame is at this inlined call's call site */
 		srcline = NULL;
@@ -234,6 +270,5 @@ int dso__inline_chain(struct dsos *d, struct dso *dso, uint64_t addr,
 				srcline = keep(st, xasprintf("%s:%u", base_name(f), (unsigned)lineno));
 		}
 	}
-	free(scopes);
 	return n;
 }

@@ -5,7 +5,7 @@
  * Usage: sym_jit_map MILLISECONDS NAME1 NAME2 [EXTRA-MAP-LINE...]
  * NAME1 runs at offset 0 of the mapping, NAME2 at offset 0x100; each is 0x40
  * bytes long. EXTRA-MAP-LINEs are written verbatim (to test bad lines).
- * Prints the mapping address on stdout.
+ * Prints "PID ADDRESS" (hex) of the mapping on stdout.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -56,7 +56,7 @@ int main(int argc, char **argv)
 		fprintf(f, "%s\n", argv[i]);
 	fprintf(f, "%lx 40 %s\n", (unsigned long)(uintptr_t)(code + 0x100), argv[3]);
 	fclose(f);
-	printf("%lx\n", (unsigned long)(uintptr_t)code);
+	printf("%d %lx\n", getpid(), (unsigned long)(uintptr_t)code);
 	fflush(stdout);
 
 	end = now_ms() + atof(argv[1]);
