@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf inject / buildid-list on bad perf.data input: one-line error naming the file, non-zero exit, no crash
+# perf inject / buildid-list / report / script on bad perf.data input: one-line error naming the file, non-zero exit, no crash
 . "$TOP/tools/perf/tests/shell/lib/common.sh"
 need_ref_perf
 use_private_home
@@ -39,10 +39,13 @@ check_bad() {  # check_bad <file> <expected text>
 	grep -q -- "$1" err.txt || fail "perf inject -i $1: error does not name the file: $(cat err.txt)"
 	grep -qi -- "$2" err.txt || fail "perf inject -i $1: error does not say '$2': $(cat err.txt)"
 	info "$1: $(cat err.txt)"
-	rc=0
-	"$PERF" buildid-list -i "$1" >/dev/null 2>err.txt || rc=$?
-	[ $rc -ne 0 ] && [ $rc -lt 128 ] && [ "$(wc -l <err.txt)" = 1 ] ||
-		fail "perf buildid-list -i $1: rc $rc, $(cat err.txt)"
+	for cmd in buildid-list report script; do
+		rc=0
+		"$PERF" $cmd -i "$1" >/dev/null 2>err.txt || rc=$?
+		[ $rc -ne 0 ] && [ $rc -lt 128 ] && [ "$(wc -l <err.txt)" = 1 ] ||
+			fail "perf $cmd -i $1: rc $rc, $(cat err.txt)"
+		grep -qi -- "$2" err.txt || fail "perf $cmd -i $1: error does not say '$2': $(cat err.txt)"
+	done
 }
 
 check_bad missing.data "no such file"
