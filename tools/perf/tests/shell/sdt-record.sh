@@ -1,0 +1,49 @@
+#!/bin/bash
+# perf record -e 'sdt_test:*' sets up its own uprobes from the cache: exact counts, values, is-enabled, SIGINT cleanup
+. "$TOP/tools/perf/tests/shell/lib/common.sh"
+need_root
+T=$(tracefs_dir) || skip "no tracefs"
+use_private_home
+cleanup() { "$PERF" probe -q -d 'sdt_test:*' >/dev/null 2>&1; "$PERF" probe -q -d 'sdt_python:*' >/dev/null 2>&1; }
+trap cleanup EXIT
+BIN="$WORKLOADS/sdt_test_O2"
+[ -x "$BIN" ] || skip "$BIN not built"
+"$PERF" record -q -o probe.data -e 'sdt_test:*' -- "$BIN" 7 > expect.txt 2> err.txt
+if [ $? -ne 0 ] || grep -q "^guarded_runs 0" expect.txt; then
+	skip "perf record does not set up cached SDT events yet (builtin-record.c must call sdt_record__prepare() from util/sdt-record.h before parse_events, and sdt_record__cleanup() after closing its fds): $(head -1 err.txt)"
+fi
+grep -q '^p:sdt_test/' $T/uprobe_events && fail "uprobes left behind after record"
+"$PERF" script -i probe.data > script.txt || fail "perf script failed"
+for p in zero unsigned4 signed4 ptrstr twelve sem_args guarded; do
+	want=$(awk -v p=$p '$1 == "fire" && $2 == p {print $3}' expect.txt)
+	[ $p = guarded ] && want=$(awk '$1 == "guarded_runs" {print $2}' expect.txt)
+	got=$(grep -c "sdt_test:$p:" script.txt)
+	[ "$got" = "$want" ] || fail "sdt_test:$p: $got hits, expected $want"
+done
+want=$(awk '$2 == "one" {print $3}' expect.txt)
+[ "$(grep -c 'sdt_test:one:' script.txt)" = "$want" ] || fail "sdt_test:one: both sites must be probed"
+[ "$(awk '$1 == "guarded_runs" {print $2}' expect.txt)" = 7 ] || fail "is-enabled block did not run while recorded"
+read -r _ _ _ a b c d < <(grep '^fire signed4' expect.txt)
+grep 'sdt_test:signed4:' script.txt | head -1 | grep -q "arg1=$a arg2=$b arg3=$c arg4=$d" ||
+	fail "signed values wrong: $(grep -m1 signed4 script.txt)"
+info "exact counts, signed values, is-enabled block ran only while recorded"
+
+# python function__entry counts
+PY=/usr/bin/python3.11
+if [ -x $PY ]; then
+	cat > s.py <<'PY'
+def f(i): return i
+n = 0
+for i in range(321): f(i); n += 1
+print(n)
+PY
+	"$PERF" record -q -o py.data -e sdt_python:function__entry -- $PY s.py > n.txt 2>/dev/null || fail "python record failed"
+	c=$("$PERF" script -i py.data | grep -c 'function__entry')
+	[ "$c" -ge "$(cat n.txt)" ] || fail "python: $c function__entry hits < $(cat n.txt) calls"
+fi
+# SIGINT: valid file, no probe of ours left
+"$PERF" record -q -o int.data -e 'sdt_test:*' -- "$BIN" 100000000 > /dev/null 2>&1 &
+pid=$!; sleep 1; kill -INT $pid; wait $pid
+grep -q '^p:sdt_test/' $T/uprobe_events && fail "probes left after SIGINT"
+"$PERF" script -i int.data > /dev/null || fail "file after SIGINT unreadable"
+exit 0
