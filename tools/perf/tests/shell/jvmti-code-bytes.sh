@@ -5,7 +5,7 @@ need_jvmti
 
 $JAVA -agentpath:"$AGENT"=dir="$PWD/jd" -cp "$JAVA_CLASSES" JvmtiHot --wait-file "$PWD/go" 1 >java.out 2>java.err &
 jpid=$!
-trap 'kill -CONT $jpid 2>/dev/null; kill -9 $jpid 2>/dev/null' EXIT
+trap 'kill -CONT $jpid 2>/dev/null; kill -9 $jpid 2>/dev/null; jvmti_cleanup' EXIT
 for i in $(seq 100); do grep -q warm java.out && break; sleep 0.1; done
 grep -q warm java.out || fail "workload did not warm up"
 dump=$(find_dump jd)
@@ -22,7 +22,7 @@ compared=$(checker_field compared "$(grep '^memory:' check.out)")
 
 touch go
 wait $jpid || fail "workload failed"
-trap - EXIT
+trap jvmti_cleanup EXIT
 # after a normal exit: complete, CLOSE at the end, every record valid
 "$JITDUMP_CHECK" "$dump" >final.out 2>final.err || fail "checker rejects the final dump: $(head -5 final.err)"
 info "$(cat final.out)"

@@ -9,7 +9,7 @@ JCMD=${JCMD:-$(dirname "$(readlink -f "$(command -v "$JAVA")")")/jcmd}
 
 $JAVA -cp "$JAVA_CLASSES" JvmtiHot --wait-file "$PWD/go" 3 >java.out 2>java.err &
 jpid=$!
-trap 'kill -9 $jpid 2>/dev/null' EXIT
+trap 'kill -9 $jpid 2>/dev/null; jvmti_cleanup' EXIT
 for i in $(seq 100); do grep -q warm java.out && break; sleep 0.1; done
 grep -q warm java.out || fail "workload did not warm up"
 [ -z "$(find . -name 'jit-*.dump')" ] || fail "a dump exists before the attach"
@@ -31,7 +31,7 @@ $PERF_REF record -q -k mono -e cpu-clock -o perf.data -p $jpid -- sleep 1.5 2>re
 	fail "perf record -p failed: $(tail -3 rec.err)"
 touch go
 wait $jpid || fail "workload failed after the attach"
-trap - EXIT
+trap jvmti_cleanup EXIT
 grep -q 'perf-jvmti: warning: already writing' java.err || fail "no warning for the second attach: $(cat java.err)"
 "$JITDUMP_CHECK" "$dump" >final.txt 2>check.err || fail "final dump rejected: $(head -3 check.err)"
 info "$(cat final.txt)"

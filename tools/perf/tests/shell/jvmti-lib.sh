@@ -3,6 +3,19 @@
 . "$TOP/tools/perf/tests/shell/lib/common.sh"
 JITDUMP_CHECK="$TOP/build/jitdump-check"
 
+# perf 6.1 takes every mapped file whose path starts with /tmp/perf- for a
+# perf-PID.map symbol file, and the runner's scratch dir is /tmp/perf-test-*:
+# jitted ELFs there would never be read. So these tests work (and keep their
+# private HOME) in a directory of their own, removed on exit.
+JVMTI_WORK=$(mktemp -d /tmp/jvmti-test.XXXXXX) || fail "mktemp failed"
+jvmti_cleanup() { rm -rf "$JVMTI_WORK"; }
+trap jvmti_cleanup EXIT
+cd "$JVMTI_WORK" || fail "cd $JVMTI_WORK"
+use_private_home() {
+	export HOME="$JVMTI_WORK/home"
+	mkdir -p "$HOME"
+}
+
 need_jvmti() {
 	need_cmd "$JAVA"
 	[ -f "$AGENT" ] || skip "agent not built ($AGENT); run make"

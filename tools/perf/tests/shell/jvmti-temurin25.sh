@@ -29,13 +29,13 @@ $PERF_REF report -i jit.data --stdio --sort sym 2>/dev/null | grep '%' | head -n
 # late attach on 25 (dynamic loading allowed explicitly, else JDK 21+ warn)
 "$J25/bin/java" -XX:+EnableDynamicAgentLoading -cp "$JAVA_CLASSES" JvmtiHot --wait-file "$PWD/go" 1 >a.out 2>a.err &
 jpid=$!
-trap 'kill -9 $jpid 2>/dev/null' EXIT
+trap 'kill -9 $jpid 2>/dev/null; jvmti_cleanup' EXIT
 for i in $(seq 100); do grep -q warm a.out && break; sleep 0.1; done
 "$J25/bin/jcmd" $jpid JVMTI.agent_load "$AGENT" "\"dir=$PWD/jda\"" >jcmd.out 2>&1
 grep -q 'return code: 0' jcmd.out || fail "attach on java 25: $(cat jcmd.out)"
 touch go
 wait $jpid || fail "java 25 failed after the attach"
-trap - EXIT
+trap jvmti_cleanup EXIT
 "$JITDUMP_CHECK" --list "$(find_dump jda)" >alist.txt 2>check.err || fail "attach dump: $(head -3 check.err)"
 grep -q 'JvmtiHot.spin(long, int)$' alist.txt || fail "attach on java 25 did not replay JvmtiHot.spin"
 exit 0

@@ -36,7 +36,7 @@ fi
 
 # a disk that fills up while the JVM runs: the header fits, the records do not
 if [ "$(id -u)" = 0 ] && mkdir full && mount -t tmpfs -o size=64k perf-jvmti-test "$PWD/full" 2>/dev/null; then
-	trap 'umount "$PWD/full"' EXIT
+	trap 'umount "$PWD/full"; jvmti_cleanup' EXIT
 	run full "dir=$PWD/full"
 	compare full
 	grep -q 'No space left' full.err || fail "full disk: warning does not say why: $(cat full.err)"
