@@ -167,6 +167,47 @@ static const struct {
 	{ "tai", CLOCK_TAI },
 };
 
+/* perf 6.1's limit: the kernel takes a u16 stack size, kept a multiple of 8 */
+#define MAX_STACK_DUMP_SIZE 65528u
+#define DEFAULT_STACK_DUMP_SIZE 8192u
+
+/* --call-graph fp | dwarf[,SIZE]; fp ignores a size like perf 6.1 does */
+static int parse_call_graph_option(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = option_record(opt);
+	char *copy, *mode, *size;
+	int ret = 0;
+
+	rec->opts.callchain = false;
+	rec->opts.callchain_dwarf = false;
+	if (unset)
+		return 0;
+	copy = xstrdup(arg ? arg : "fp");
+	mode = copy;
+	size = strchr(copy, ',');
+	if (size)
+		*size++ = 0;
+	if (!strcmp(mode, "fp")) {
+		rec->opts.callchain = true;
+	} else if (!strcmp(mode, "dwarf")) {
+		uint64_t v = DEFAULT_STACK_DUMP_SIZE;
+
+		if (size && (parse_uint(size, &v) || v == 0 || v > MAX_STACK_DUMP_SIZE)) {
+			pr_err("callchain: Incorrect stack dump size (max %u): %s\n", MAX_STACK_DUMP_SIZE, size);
+			ret = -1;
+		} else {
+			rec->opts.callchain = true;
+			rec->opts.callchain_dwarf = true;
+			rec->opts.stack_dump_size = (uint32_t)ALIGN_UP(v, 8);
+		}
+	} else {
+		pr_err("callchain: Unknown --call-graph option value: %s\n", arg);
+		ret = -1;
+	}
+	free(copy);
+	return ret;
+}
+
 static int parse_clockid_option(const struct option *opt, const char *arg, int unset)
 {
 	struct record *rec = option_record(opt);
@@ -978,6 +1019,9 @@ int cmd_record(int argc, const char **argv)
 		OPT_STRING('p', "pid", &rec.pid_list, "pid", "record events on existing process id(s)"),
 		OPT_STRING('t', "tid", &rec.tid_list, "tid", "record events on existing thread id(s)"),
 		OPT_BOOLEAN('g', NULL, &callchain, "enables call-graph (frame pointer) recording"),
+		OPT_CALLBACK(0, "call-graph", &rec, "record_mode[,record_size]",
+			     "setup and enables call-graph (stack chain/backtrace): fp, dwarf[,size] (default 8192)",
+			     parse_call_graph_option),
 		OPT_BOOLEAN('i', "no-inherit", &rec.opts.no_inherit, "child tasks do not inherit counters"),
 		OPT_CALLBACK('k', "clockid", &rec, "clockid", "clockid to use for events, see clock_gettime()",
 			     parse_clockid_option),
@@ -1025,7 +1069,8 @@ int cmd_record(int argc, const char **argv)
 		return 129;
 	}
 	rec.opts.pipe = !strcmp(rec.output, "-");
-	rec.opts.callchain = callchain;
+	if (callchain)
+		rec.opts.callchain = true;
 	rec.opts.workload = argc > 0;
 	rec.opts.per_thread = rec.pid_list || rec.tid_list;
 	if (rec.tid_list)

@@ -44,6 +44,22 @@ static void evsel__set_tracking(struct perf_event_attr *a)
 	a->bpf_event = 1;
 }
 
+/*
+ * --call-graph dwarf as perf 6.1 configures it (perf evlist -v of its file):
+ * the kernel chain only (user part comes from unwinding the stack copy),
+ * all x86-64 user registers except the segment/flags ones (mask 0xff0fff),
+ * and ADDR|DATA_SRC (+ mmap_data on the tracking event), which perf 6.1
+ * adds in this mode too.
+ */
+static void evsel__set_dwarf_callchain(struct perf_event_attr *a, uint32_t stack_size)
+{
+	a->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_ADDR | PERF_SAMPLE_REGS_USER |
+			  PERF_SAMPLE_STACK_USER | PERF_SAMPLE_DATA_SRC;
+	a->exclude_callchain_user = 1;
+	a->sample_regs_user = 0xff0fffull;
+	a->sample_stack_user = stack_size;
+}
+
 void evlist__config(struct evlist *el, const struct record_opts *opts)
 {
 	bool same_type = true;
@@ -92,11 +108,15 @@ void evlist__config(struct evlist *el, const struct record_opts *opts)
 				a->sample_type |= PERF_SAMPLE_CPU;
 			if (opts->callchain)
 				a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+			if (opts->callchain_dwarf)
+				evsel__set_dwarf_callchain(a, opts->stack_dump_size);
 			if (opts->workload && !opts->system_wide && !opts->per_thread)
 				a->enable_on_exec = 1;
 			if (i == 0 && !el->tracks_system)
 				evsel__set_tracking(a);
 		}
+		if (opts->callchain_dwarf && a->mmap)
+			a->mmap_data = 1;
 		if (opts->use_clockid) {
 			a->use_clockid = 1;
 			a->clockid = opts->clockid;

@@ -26,6 +26,8 @@ struct record_opts {
 	bool workload;             /* a command is run: enable_on_exec */
 	bool pipe;                 /* -o -: perf adds PERF_SAMPLE_ID */
 	bool callchain;            /* -g */
+	bool callchain_dwarf;      /* --call-graph dwarf: user regs + stack copy */
+	uint32_t stack_dump_size;  /* bytes of user stack per sample (dwarf) */
 	bool user_freq, user_period;
 	uint64_t freq;             /* -F, default 4000 */
 	uint64_t period;           /* -c */
