@@ -343,11 +343,12 @@ int main(int argc, char **argv)
 	if (!killed && !seen_close)
 		problem(NULL, "no JIT_CODE_CLOSE record");
 
-	/* code_index: unique, and (our writer) 1, 2, 3... in file order */
+	/* code_index must be unique: it names the ELF file perf inject writes */
 	{
 		struct load_seen *sorted = xmalloc((nr_loads + 1) * sizeof(*sorted));
 
-		memcpy(sorted, loads, nr_loads * sizeof(*sorted));
+		if (nr_loads)
+			memcpy(sorted, loads, nr_loads * sizeof(*sorted));
 		qsort(sorted, nr_loads, sizeof(*sorted), cmp_index);
 		for (size_t i = 1; i < nr_loads; i++)
 			if (sorted[i].index == sorted[i - 1].index)
