@@ -488,7 +488,8 @@ int bidcache__list(const char *root, bool validonly, struct bidcache_item **item
 
 			if (!is_hex_name(le->d_name, 30, 38))
 				continue;
-			snprintf(bid, sizeof(bid), "%s%s", de->d_name, le->d_name);
+			memcpy(bid, de->d_name, 2);
+			memcpy(bid + 2, le->d_name, strlen(le->d_name) + 1);
 			n = build_id__parse(bid, id, sizeof(id));
 			if (n <= 0)
 				continue;
