@@ -1,0 +1,34 @@
+# Helpers for the call-graph tests (sourced after common.sh).
+
+# chain_share FILE LEAF CALLER...: reads `perf script` output (a header line
+# per sample, then one frame per line: addr sym+off (dso)) and prints
+# "<matching> <total>": total = samples whose first frame is LEAF, matching =
+# those whose next frames are exactly the CALLERs in order. "(inlined)"
+# frames of perf 6.1 are skipped so both tools are counted the same way.
+chain_share() {
+	local file=$1; shift
+	awk -v want="$*" '
+	function flush() {
+		if (n > 0 && f[1] == w[1]) {
+			total++
+			ok = 1
+			for (i = 2; i <= nw; i++) if (f[i] != w[i]) ok = 0
+			if (ok) match_++
+		}
+		n = 0
+	}
+	BEGIN { nw = split(want, w, " ") }
+	/^[^ \t]/ { flush(); next }
+	/^$/ { flush(); next }
+	/^\t/ {
+		if ($0 ~ /\(inlined\)/) next
+		s = $2; sub(/\+0x[0-9a-f]+$/, "", s)
+		f[++n] = s
+	}
+	END { flush(); printf "%d %d\n", match_ + 0, total + 0 }' "$file"
+}
+
+# share_ok MATCH TOTAL PERCENT: MATCH/TOTAL >= PERCENT% and TOTAL > 0
+share_ok() {
+	[ "$2" -gt 0 ] && [ $(( $1 * 100 )) -ge $(( $2 * $3 )) ]
+}
