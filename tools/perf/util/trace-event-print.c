@@ -194,7 +194,7 @@ static void next(struct lexer *lx)
 				lx->tok = T_ERR;
 				return;
 			}
-		} else {
+		} else if (*p) {
 			c = *p++;
 		}
 		if (*p != '\'') {
