@@ -136,7 +136,12 @@ static void on_alarm(int sig)
 static int run_one(const struct test_entry *t, int logfd, const char *root, int timeout,
 		   char **skip_reason)
 {
-	char tmpl[] = "/tmp/perf-test-XXXXXX";
+	/*
+	 * Not "/tmp/perf-...": perf 6.1 reads any DSO whose path starts with
+	 * /tmp/perf- as a perf-PID.map text file, so binaries a test builds in
+	 * its cwd and hands to perf 6.1 would get garbage symbols.
+	 */
+	char tmpl[] = "/tmp/perftest-XXXXXX";
 	char *tmp = mkdtemp(tmpl);
 	int status, ret;
 	pid_t pid;
