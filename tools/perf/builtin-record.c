@@ -30,6 +30,7 @@
 #include "util/parse-events.h"
 #include "util/parse-options.h"
 #include "util/sample.h"
+#include "util/sdt-record.h"
 #include "util/synthetic-events.h"
 #include "util/trace-event.h"
 #include "util/util.h"
@@ -43,6 +44,9 @@ struct record {
 	struct evlist evlist;
 	struct parsed_event *events;
 	size_t nr_events;
+	const char **event_strs;       /* -e as given: parsed once SDT probes exist */
+	size_t nr_event_strs;
+	struct sdt_record sdt;         /* uprobes we created for cached events */
 	const char *output;
 	const char *pid_list, *tid_list;
 	int mmap_pages;
@@ -94,7 +98,69 @@ static int parse_event_option(const struct option *opt, const char *arg, int uns
 {
 	struct record *rec = option_record(opt);
 
-	return parse_events(arg, &rec->events, &rec->nr_events) ? -1 : 0;
+	/* parsed after the options: an SDT event may need its probe made first */
+	rec->event_strs = xrealloc(rec->event_strs, (rec->nr_event_strs + 1) * sizeof(*rec->event_strs));
+	rec->event_strs[rec->nr_event_strs++] = arg;
+	return 0;
+}
+
+/* the workload's binary, for scanning its SDT notes into the cache */
+static char *workload_path(const char *cmd)
+{
+	const char *path = getenv("PATH");
+	char *copy, *dir, *save = NULL, *found = NULL;
+
+	if (!cmd)
+		return NULL;
+	if (strchr(cmd, '/'))
+		return realpath(cmd, NULL);
+	copy = xstrdup(path ? path : "/usr/bin:/bin");
+	for (dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
+		char *p = xasprintf("%s/%s", dir, cmd);
+
+		if (access(p, X_OK) == 0)
+			found = realpath(p, NULL);
+		free(p);
+	}
+	free(copy);
+	return found;
+}
+
+/* only an ELF file has notes to scan; a script or a pyenv shim is not one */
+static bool is_elf_file(const char *path)
+{
+	unsigned char magic[4];
+	int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	bool elf = fd >= 0 && read(fd, magic, 4) == 4 && !memcmp(magic, ELFMAG, SELFMAG);
+
+	if (fd >= 0)
+		close(fd);
+	return elf;
+}
+
+/*
+ * Cached SDT and named probes (sdt_python:function__entry, 'sdt_test:*')
+ * get their uprobes made here when tracefs has no such event yet; they are
+ * removed again when recording ends.
+ */
+static int record__parse_events(struct record *rec, const char *workload)
+{
+	char *bin = workload_path(workload);
+	int ret = 0;
+
+	if (bin && !is_elf_file(bin)) {
+		free(bin);
+		bin = NULL;
+	}
+
+	for (size_t i = 0; i < rec->nr_event_strs && !ret; i++) {
+		if (sdt_record__prepare(&rec->sdt, rec->event_strs[i], bin) < 0)
+			ret = -1;
+		else if (parse_events(rec->event_strs[i], &rec->events, &rec->nr_events))
+			ret = -1;
+	}
+	free(bin);
+	return ret;
 }
 
 static int parse_uint(const char *s, uint64_t *v)
@@ -1093,6 +1159,11 @@ int cmd_record(int argc, const char **argv)
 		}
 	}
 
+	if (record__parse_events(&rec, argc > 0 ? argv[0] : NULL) < 0) {
+		sdt_record__cleanup(&rec.sdt);
+		free(rec.event_strs);
+		return 129;
+	}
 	evlist__init(&rec.evlist);
 	if (rec.nr_events == 0) {
 		/* perf's default: the most precise cycles, cpu-clock without a PMU */
@@ -1113,6 +1184,9 @@ int cmd_record(int argc, const char **argv)
 	rec.track_hits = !rec.no_buildid;
 	machine__init(&rec.machine);
 	ret = __cmd_record(&rec, argc, argv, rec_argc, rec_argv);
+	/* every perf fd is closed by now, so the uprobes are free to go */
+	sdt_record__cleanup(&rec.sdt);
+	free(rec.event_strs);
 	machine__exit(&rec.machine);
 	evlist__exit(&rec.evlist);
 	for (size_t i = 0; i < rec.nr_events; i++)

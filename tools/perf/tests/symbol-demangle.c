@@ -79,7 +79,8 @@ static int test__java_vs_perf(void)
 	fprintf(f, "int main(void) { return 0; }\n");
 	fclose(f);
 	TEST_ASSERT_VAL("gcc", system("gcc -O0 -o names names.c") == 0);
-	out = sym_test__run("/usr/bin/perf probe -x ./names --funcs --filter '*' 2>/dev/null | LC_ALL=C sort");
+	/* a private HOME: perf would take a same-build-id copy from the user's ~/.debug */
+	out = sym_test__run("HOME=$PWD /usr/bin/perf probe -x ./names --funcs --filter '*' 2>/dev/null | LC_ALL=C sort");
 	TEST_ASSERT_VAL("perf 6.1 probe --funcs", out);
 	for (size_t i = 0; i < ARRAY_SIZE(java_names); i++) {
 		names[i] = java_demangle(java_names[i]);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <fnmatch.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,6 +184,60 @@ err:
 	return -1;
 }
 
+struct tp_glob {
+	const char *sys, *ev, *mods;
+	char **names;
+	size_t nr;
+};
+
+static int tp_glob_match(const char *sys, const char *event, void *arg)
+{
+	struct tp_glob *g = arg;
+
+	if (!fnmatch(g->sys, sys, 0) && !fnmatch(g->ev, event, 0)) {
+		g->names = xrealloc(g->names, (g->nr + 1) * sizeof(*g->names));
+		g->names[g->nr++] = g->mods ? xasprintf("%s:%s:%s", sys, event, g->mods)
+					    : xasprintf("%s:%s", sys, event);
+	}
+	return 0;
+}
+
+/* "sys:ev*" and "sdt_*:*": every tracefs event that matches, like perf */
+static int parse_tracepoint_glob(const char *tok, struct parsed_event **evs, size_t *nr)
+{
+	char *copy = xstrdup(tok), *ev = strchr(copy, ':'), *mods;
+	struct tp_glob g = { 0 };
+	int ret = 0;
+
+	*ev++ = 0;
+	mods = strchr(ev, ':');
+	if (mods)
+		*mods++ = 0;
+	g.sys = copy;
+	g.ev = ev;
+	g.mods = mods;
+	if (!tracefs__mountpoint() || tracefs__for_each_event(tp_glob_match, &g) < 0) {
+		pr_err("tracefs is not mounted: cannot expand '%s'\n", tok);
+		ret = -1;
+	} else if (!g.nr) {
+		pr_err("event syntax error: no tracepoint matches '%s'\n", tok);
+		ret = -1;
+	}
+	for (size_t i = 0; i < g.nr; i++) {
+		struct parsed_event pe;
+
+		if (!ret && parse_one(g.names[i], &pe) == 0) {
+			*evs = xrealloc(*evs, (*nr + 1) * sizeof(**evs));
+			(*evs)[(*nr)++] = pe;
+		} else
+			ret = -1;
+		free(g.names[i]);
+	}
+	free(g.names);
+	free(copy);
+	return ret;
+}
+
 int parse_events(const char *str, struct parsed_event **evs, size_t *nr)
 {
 	char *copy = xstrdup(str), *save = NULL, *tok;
@@ -196,6 +251,13 @@ int parse_events(const char *str, struct parsed_event **evs, size_t *nr)
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		struct parsed_event pe;
 
+		if (strchr(tok, ':') && strpbrk(tok, "*?[")) {
+			if (parse_tracepoint_glob(tok, evs, nr)) {
+				ret = -1;
+				break;
+			}
+			continue;
+		}
 		if (parse_one(tok, &pe)) {
 			ret = -1;
 			break;
