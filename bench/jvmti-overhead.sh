@@ -34,9 +34,10 @@ median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] 
 minimum() { sort -n | head -n 1; }
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.1f%%", (a - b) * 100 / b }'; }
 
-# how much the workload compiles (one agent run, not timed)
+# how much the workload compiles, and the agent's own CPU time (one run, not timed)
 [ -x /usr/bin/time ] || { echo "needs /usr/bin/time (package time)" >&2; exit 1; }
-one "" >/dev/null
+rm -rf "$tmp/jd"
+$JAVA -agentpath:"$AGENT"="dir=$tmp/jd,stats" -cp "$CLASSES" JvmtiManyMethods "$ROUNDS" 2>&1 >/dev/null | grep 'perf-jvmti: stats'
 dump=$(find "$tmp/jd" -name 'jit-*.dump')
 loads=$("$CHECK" --list "$dump" | grep -c ' debug=[01] inline=[01] [^ ]*(') 
 echo "workload: JvmtiManyMethods $ROUNDS; compiled-method LOADs in one agent run: $loads"

@@ -3,7 +3,7 @@
  * libperf-jvmti.so: a JVMTI agent writing a jitdump of every method the JVM
  * compiles and every stub it generates, for perf inject --jit.
  *
- *   java -agentpath:/abs/libperf-jvmti.so[=dir=DIR,rawnames,noinline,verbose] ...
+ *   java -agentpath:/abs/libperf-jvmti.so[=dir=DIR,rawnames,noinline,verbose,stats] ...
  *   jcmd PID JVMTI.agent_load /abs/libperf-jvmti.so [OPTIONS]
  *
  * Callbacks run on compiler threads and hold up compilation, so each one
@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 #include "dump-file.h"
 #include "method-cache.h"
@@ -27,13 +28,36 @@ struct agent_options {
 	bool raw_names;
 	bool no_inline;
 	bool verbose;
+	bool stats;
 	bool help;
 };
+
 
 static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool started;
 static bool have_lines;
 static struct agent_options opts;
+
+/* with the stats option: what the callbacks cost, for the overhead benchmark */
+static uint64_t stat_ns, stat_methods, stat_stubs;
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (!opts.stats)
+		return 0;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static void account(uint64_t start, uint64_t *counter)
+{
+	if (!opts.stats)
+		return;
+	__atomic_add_fetch(&stat_ns, thread_cpu_ns() - start, __ATOMIC_RELAXED);
+	__atomic_add_fetch(counter, 1, __ATOMIC_RELAXED);
+}
 
 static const char usage[] =
 	"perf-jvmti: options (comma-separated): \n"
@@ -43,6 +67,7 @@ static const char usage[] =
 	"             instead of java.lang.String.hashCode()\n"
 	"  noinline   do not write inline-stack records\n"
 	"  verbose    print the dump path on stderr\n"
+	"  stats      at exit, print on stderr how much CPU time the agent used\n"
 	"  help       print this and do not record\n";
 
 static int parse_options(const char *s, struct agent_options *o)
@@ -65,6 +90,8 @@ static int parse_options(const char *s, struct agent_options *o)
 			o->no_inline = true;
 		else if (!strcmp(tok, "verbose"))
 			o->verbose = true;
+		else if (!strcmp(tok, "stats"))
+			o->stats = true;
 		else if (!strcmp(tok, "help"))
 			o->help = true;
 		else
@@ -136,44 +163,86 @@ static void put_debug_info(struct rec_buf *b, uint64_t code_addr, struct pc_line
 	rec_buf_end(b, start);
 }
 
-/* string table of one INLINE_INFO record; strings dedup'ed by content */
+/*
+ * String table of one INLINE_INFO record. Names and files come from the
+ * method cache, where equal strings are one pointer, so a pointer-keyed hash
+ * dedups them without comparing text.
+ */
 struct strtab {
 	struct rec_buf data;
-	const char **str;
+	const char **key;
 	uint32_t *off;
-	size_t n, cap;
+	size_t n, slots;
 };
+
+static size_t hash_ptr(const void *p)
+{
+	uint64_t x = (uint64_t)(uintptr_t)p;
+
+	x ^= x >> 29;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 32;
+	return (size_t)x;
+}
 
 static uint32_t strtab_add(struct strtab *t, const char *s)
 {
+	size_t i;
 	uint32_t off;
 
-	for (size_t i = 0; i < t->n; i++)
-		if (t->str[i] == s || !strcmp(t->str[i], s))
-			return t->off[i];
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 16;
-		const char **ns = realloc(t->str, cap * sizeof(*ns));
-		uint32_t *no;
+	if ((t->n + 1) * 2 > t->slots) {
+		size_t n = t->slots ? t->slots * 2 : 64;
+		const char **k = calloc(n, sizeof(*k));
+		uint32_t *o = calloc(n, sizeof(*o));
 
-		if (!ns) {
+		if (!k || !o) {
+			free(k);
+			free(o);
 			t->data.oom = true;
 			return 0;
 		}
-		t->str = ns;
-		no = realloc(t->off, cap * sizeof(*no));
-		if (!no) {
-			t->data.oom = true;
-			return 0;
+		for (size_t j = 0; j < t->slots; j++) {
+			if (!t->key[j])
+				continue;
+			for (i = hash_ptr(t->key[j]) & (n - 1); k[i]; i = (i + 1) & (n - 1))
+				;
+			k[i] = t->key[j];
+			o[i] = t->off[j];
 		}
-		t->off = no;
-		t->cap = cap;
+		free(t->key);
+		free(t->off);
+		t->key = k;
+		t->off = o;
+		t->slots = n;
 	}
+	for (i = hash_ptr(s) & (t->slots - 1); t->key[i]; i = (i + 1) & (t->slots - 1))
+		if (t->key[i] == s)
+			return t->off[i];
 	off = (uint32_t)t->data.len;
 	rec_buf_put(&t->data, s, strlen(s) + 1);
-	t->str[t->n] = s;
-	t->off[t->n++] = off;
+	t->key[i] = s;
+	t->off[i] = off;
+	t->n++;
 	return off;
+}
+
+/* consecutive pcs mostly share their methods: remember the last few lookups */
+struct method_memo {
+	jmethodID id[4];
+	const struct method_info *mi[4];
+	unsigned next;
+};
+
+static const struct method_info *memo_get(struct method_memo *m, jvmtiEnv *env, jmethodID id)
+{
+	for (int i = 0; i < 4; i++)
+		if (m->mi[i] && m->id[i] == id)
+			return m->mi[i];
+	unsigned slot = m->next++ & 3;
+
+	m->id[slot] = id;
+	m->mi[slot] = method_cache_get(env, id);
+	return m->mi[slot];
 }
 
 static void put_inline_info(struct rec_buf *b, jvmtiEnv *env, uint64_t code_addr,
@@ -182,6 +251,7 @@ static void put_inline_info(struct rec_buf *b, jvmtiEnv *env, uint64_t code_addr
 {
 	struct jitdump_inline_info ii;
 	struct strtab st = { 0 };
+	struct method_memo memo = { 0 };
 	uint32_t nr_pc = 0;
 	size_t start;
 
@@ -199,7 +269,7 @@ static void put_inline_info(struct rec_buf *b, jvmtiEnv *env, uint64_t code_addr
 			e.nr_frame = pc->numstackframes;
 			rec_buf_put(b, &e, sizeof(e));
 			for (jint f = 0; f < pc->numstackframes; f++) {
-				const struct method_info *mi = method_cache_get(env, pc->methods[f]);
+				const struct method_info *mi = memo_get(&memo, env, pc->methods[f]);
 				struct jitdump_inline_frame fr;
 
 				fr.name = strtab_add(&st, mi->name);
@@ -224,7 +294,7 @@ static void put_inline_info(struct rec_buf *b, jvmtiEnv *env, uint64_t code_addr
 	}
 	rec_buf_end(b, start);
 	rec_buf_free(&st.data);
-	free(st.str);
+	free(st.key);
 	free(st.off);
 }
 
@@ -236,8 +306,10 @@ static void JNICALL on_compiled_method_load(jvmtiEnv *env, jmethodID method, jin
 	const jvmtiCompiledMethodLoadRecordHeader *h;
 	const uint64_t start = (uint64_t)(uintptr_t)code_addr, end = start + (uint64_t)code_size;
 	const struct method_info *self;
+	uint64_t t0 = thread_cpu_ns();
 	struct pc_line *pl = NULL;
 	size_t nr_recs = 0, npl = 0, cap = 0;
+	struct method_memo memo = { 0 };
 	bool inlined = false;
 	struct rec_buf b;
 
@@ -249,6 +321,9 @@ static void JNICALL on_compiled_method_load(jvmtiEnv *env, jmethodID method, jin
 	for (h = compile_info; h && nr_recs < 8; h = h->next)
 		if (h->kind == JVMTI_CMLR_INLINE_INFO)
 			recs[nr_recs++] = (const jvmtiCompiledMethodLoadInlineRecord *)h;
+	for (size_t r = 0; r < nr_recs && !inlined; r++)
+		for (jint i = 0; i < recs[r]->numpcs && !inlined; i++)
+			inlined = recs[r]->pcinfo[i].numstackframes > 1;
 
 	if (have_lines) {
 		for (size_t r = 0; r < nr_recs; r++)
@@ -268,9 +343,7 @@ static void JNICALL on_compiled_method_load(jvmtiEnv *env, jmethodID method, jin
 
 				if (a < start || a >= end || pc->numstackframes <= 0)
 					continue;
-				if (pc->numstackframes > 1)
-					inlined = true;
-				leaf = method_cache_get(env, pc->methods[0]);
+				leaf = memo_get(&memo, env, pc->methods[0]);
 				line = method_line(leaf, pc->bcis[0]);
 				if (line <= 0 || !*leaf->file)
 					continue;
@@ -297,11 +370,13 @@ static void JNICALL on_compiled_method_load(jvmtiEnv *env, jmethodID method, jin
 	put_load(&b, self->name, code_addr, code_size);
 	dump_write(&b);
 	rec_buf_free(&b);
+	account(t0, &stat_methods);
 }
 
 static void JNICALL on_dynamic_code_generated(jvmtiEnv *env, const char *name, const void *address,
 					      jint length)
 {
+	uint64_t t0 = thread_cpu_ns();
 	struct rec_buf b;
 
 	if (!dump_active() || length <= 0)
@@ -310,11 +385,15 @@ static void JNICALL on_dynamic_code_generated(jvmtiEnv *env, const char *name, c
 	put_load(&b, name && *name ? name : "[unnamed JVM stub]", address, length);
 	dump_write(&b);
 	rec_buf_free(&b);
+	account(t0, &stat_stubs);
 }
 
 static void JNICALL on_vm_death(jvmtiEnv *env, JNIEnv *jni)
 {
 	dump_close();
+	if (opts.stats)
+		fprintf(stderr, "perf-jvmti: stats: %llu compiled methods, %llu stubs, %.3f s CPU in callbacks\n",
+			(unsigned long long)stat_methods, (unsigned long long)stat_stubs, stat_ns / 1e9);
 }
 
 static const char *err_name(jvmtiEnv *env, jvmtiError err)

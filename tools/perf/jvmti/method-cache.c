@@ -13,6 +13,57 @@ static size_t nr_slots, nr_used;
 static bool raw;
 static bool lines_wanted;
 
+/*
+ * Source paths are interned: all methods of a class share one string, so the
+ * inline record's string table can dedup by pointer.
+ */
+static char **files;
+static size_t nr_files_slots, nr_files;
+
+static size_t hash_str(const char *s)
+{
+	size_t h = 1469598103934665603ull;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h;
+}
+
+/* takes ownership of f; called with cache_lock held; NULL when out of memory */
+static char *intern_file_locked(char *f)
+{
+	size_t i;
+
+	if ((nr_files + 1) * 2 > nr_files_slots) {
+		size_t n = nr_files_slots ? nr_files_slots * 2 : 256;
+		char **t = calloc(n, sizeof(*t));
+
+		if (!t) {
+			free(f);
+			return NULL;
+		}
+		for (size_t k = 0; k < nr_files_slots; k++) {
+			if (!files[k])
+				continue;
+			for (i = hash_str(files[k]) & (n - 1); t[i]; i = (i + 1) & (n - 1))
+				;
+			t[i] = files[k];
+		}
+		free(files);
+		files = t;
+		nr_files_slots = n;
+	}
+	for (i = hash_str(f) & (nr_files_slots - 1); files[i]; i = (i + 1) & (nr_files_slots - 1)) {
+		if (!strcmp(files[i], f)) {
+			free(f);
+			return files[i];
+		}
+	}
+	files[i] = f;
+	nr_files++;
+	return f;
+}
+
 static struct method_info unknown_method = { NULL, "[unknown Java method]", "", 0, NULL };
 
 void method_cache_init(bool raw_names, bool want_lines)
@@ -140,6 +191,13 @@ fail:
 	return NULL;
 }
 
+static void free_info(struct method_info *mi)
+{
+	free(mi->name);
+	free(mi->lines);
+	free(mi);
+}
+
 const struct method_info *method_cache_get(jvmtiEnv *env, jmethodID m)
 {
 	struct method_info *mi, *other;
@@ -155,14 +213,15 @@ const struct method_info *method_cache_get(jvmtiEnv *env, jmethodID m)
 		return &unknown_method;
 	pthread_mutex_lock(&cache_lock);
 	other = lookup_locked(m);
-	if (!other && !insert_locked(mi))
-		other = &unknown_method;
+	if (!other) {
+		mi->file = intern_file_locked(mi->file);
+		if (!mi->file || !insert_locked(mi))
+			other = &unknown_method;
+	} else
+		free(mi->file);
 	pthread_mutex_unlock(&cache_lock);
 	if (other) {
-		free(mi->name);
-		free(mi->file);
-		free(mi->lines);
-		free(mi);
+		free_info(mi);
 		return other;
 	}
 	return mi;

@@ -19,7 +19,8 @@ struct line_entry {
 struct method_info {
 	jmethodID id;
 	char *name;           /* readable or raw, as configured */
-	char *file;           /* package path + SourceFile, "" if unknown */
+	char *file;           /* package path + SourceFile, "" if unknown; interned:
+	                         equal paths are the same pointer */
 	int nr_lines;
 	struct line_entry *lines;   /* sorted by bci */
 };
