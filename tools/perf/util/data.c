@@ -537,13 +537,28 @@ static int next_fd(struct perf_data_reader *r, union perf_event **ev, uint64_t *
 	*offset = start;
 	if (h.type == PERF_RECORD_HEADER_TRACING_DATA) {
 		uint32_t tsz = tracing_payload_size(*ev);
+		size_t have = 0, cap = 1;
 
-		r->tail_buf = xmalloc(tsz ? tsz : 1);
+		/* the buffer grows with the bytes that really arrive: a size
+		 * field from a pipe must not make us allocate 4 GiB up front */
+		r->tail_buf = xmalloc(cap);
 		r->tail_owned = true;
-		got = fd_read(r, r->tail_buf, tsz);
-		if (got < 0)
-			return reader_error(r, "read error: %s", strerror(errno));
-		if ((size_t)got < tsz) {
+		while (have < tsz) {
+			size_t want = tsz - have < (1u << 20) ? tsz - have : (1u << 20);
+
+			if (have + want > cap) {
+				cap = have + want > 2 * cap ? have + want : 2 * cap;
+				cap = cap < tsz ? cap : tsz;
+				r->tail_buf = xrealloc(r->tail_buf, cap);
+			}
+			got = fd_read(r, r->tail_buf + have, want);
+			if (got < 0)
+				return reader_error(r, "read error: %s", strerror(errno));
+			have += (size_t)got;
+			if ((size_t)got < want)
+				break;
+		}
+		if (have < tsz) {
 			warn_truncated(r, start, "tracing data runs past the end of the input");
 			r->at_eof = true;
 			return 0;
