@@ -167,6 +167,8 @@ int cmd_inject(int argc, const char **argv)
 		OPT_BOOLEAN('j', "jit", &jit, "merge jitdumps: ELF per jitted function, MMAP2 records"),
 		OPT_BOOLEAN(0, "jit-buildid-cache", &jit_opts.buildid_cache,
 			    "with --jit: also add the sampled jitted ELFs to the build-id cache"),
+		OPT_BOOLEAN(0, "jit-elf-per-function", &jit_opts.elf_per_function,
+			    "with --jit: one ELF per function (jitted-<pid>-<index>.so, as perf 6.1)"),
 		OPT_END()
 	};
 	struct jit_inject *ji = NULL;

@@ -16,6 +16,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,7 +198,7 @@ static bool strmap_add(struct strmap *m, const char *s, uint32_t val)
 }
 
 struct genelf_scratch {
-	struct bbuf abbrev, info, line;
+	struct bbuf abbrev, info, line, aranges;
 	struct strmap files, methods;
 	const char **file_list;
 	size_t file_list_cap;
@@ -437,7 +438,7 @@ static void build_inline_dies(struct genelf_scratch *s, const struct genelf_inli
 
 static void build_info(struct genelf_scratch *s, const char *name, const char *cu_name,
 		       const struct genelf_inline_pc *pcs, size_t npcs, uint64_t text,
-		       uint64_t code_size)
+		       uint64_t code_size, uint32_t stmt_list)
 {
 	struct bbuf *b = &s->info;
 	size_t len_off = b->len;
@@ -452,7 +453,7 @@ static void build_info(struct genelf_scratch *s, const char *name, const char *c
 	bb_str(b, cu_name);
 	bb_u64(b, text);
 	bb_u64(b, code_size);
-	bb_u32(b, 0);                 /* stmt_list */
+	bb_u32(b, stmt_list);
 
 	/* abstract instances first, so the inlined DIEs can refer back to them */
 	{
@@ -487,46 +488,83 @@ static void build_info(struct genelf_scratch *s, const char *name, const char *c
 	set_u32(b, len_off, (uint32_t)(b->len - len_off - 4));
 }
 
-/* four independent 64-bit lanes over the whole file: 160 bits of id with no crypto library */
-static void content_hash(const unsigned char *p, size_t n, uint8_t out[GENELF_BUILD_ID_SIZE])
+/* four independent 64-bit lanes over the content: 160 bits of id with no crypto library */
+struct content_hash {
+	uint64_t h[4];
+	uint64_t n;
+	unsigned char carry[8];
+	unsigned ncarry;
+};
+
+static const uint64_t hk1[4] = { 0x9e3779b185ebca87ull, 0xc2b2ae3d27d4eb4full,
+				 0x165667b19e3779f9ull, 0x27d4eb2f165667c5ull };
+static const uint64_t hk2[4] = { 0xff51afd7ed558ccdull, 0xc4ceb9fe1a85ec53ull,
+				 0x94d049bb133111ebull, 0xbf58476d1ce4e5b9ull };
+
+static void hash_init(struct content_hash *c)
 {
-	static const uint64_t k1[4] = { 0x9e3779b185ebca87ull, 0xc2b2ae3d27d4eb4full,
-					0x165667b19e3779f9ull, 0x27d4eb2f165667c5ull };
-	static const uint64_t k2[4] = { 0xff51afd7ed558ccdull, 0xc4ceb9fe1a85ec53ull,
-					0x94d049bb133111ebull, 0xbf58476d1ce4e5b9ull };
-	uint64_t h[4] = { 1, 2, 3, 4 };
-	size_t i = 0;
+	memset(c, 0, sizeof(*c));
+	for (int l = 0; l < 4; l++)
+		c->h[l] = (uint64_t)l + 1;
+}
 
-	for (; i + 8 <= n; i += 8) {
-		uint64_t w;
-
-		memcpy(&w, p + i, 8);
-		for (int l = 0; l < 4; l++) {
-			h[l] ^= w * k1[l];
-			h[l] = ((h[l] << 31) | (h[l] >> 33)) * k2[l];
-		}
-	}
-	{
-		uint64_t w = 0;
-
-		memcpy(&w, p + i, n - i);
-		w ^= (uint64_t)n << 56 ^ n;
-		for (int l = 0; l < 4; l++) {
-			h[l] ^= w * k1[l];
-			h[l] = ((h[l] << 31) | (h[l] >> 33)) * k2[l];
-		}
-	}
+static void hash_word(struct content_hash *c, uint64_t w)
+{
 	for (int l = 0; l < 4; l++) {
-		uint64_t x = h[l] ^ h[(l + 1) & 3] * k1[l];
+		c->h[l] ^= w * hk1[l];
+		c->h[l] = ((c->h[l] << 31) | (c->h[l] >> 33)) * hk2[l];
+	}
+}
+
+static void hash_update(struct content_hash *c, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+	uint64_t w;
+
+	c->n += n;
+	while (c->ncarry && n) {
+		c->carry[c->ncarry++] = *p++;
+		n--;
+		if (c->ncarry == 8) {
+			memcpy(&w, c->carry, 8);
+			hash_word(c, w);
+			c->ncarry = 0;
+		}
+	}
+	for (; n >= 8; p += 8, n -= 8) {
+		memcpy(&w, p, 8);
+		hash_word(c, w);
+	}
+	memcpy(c->carry, p, n);
+	c->ncarry = (unsigned)n;
+}
+
+static void hash_final(struct content_hash *c, uint8_t out[GENELF_BUILD_ID_SIZE])
+{
+	uint64_t w = 0, h[4];
+
+	memcpy(&w, c->carry, c->ncarry);
+	hash_word(c, w ^ c->n << 56 ^ c->n);
+	for (int l = 0; l < 4; l++) {
+		uint64_t x = c->h[l] ^ c->h[(l + 1) & 3] * hk1[l];
 
 		x ^= x >> 33;
-		x *= k2[l];
+		x *= hk2[l];
 		x ^= x >> 29;
-		x *= k1[(l + 2) & 3];
+		x *= hk1[(l + 2) & 3];
 		x ^= x >> 32;
 		h[l] = x;
 	}
 	memcpy(out, h, GENELF_BUILD_ID_SIZE);
+}
+
+static void content_hash(const unsigned char *p, size_t n, uint8_t out[GENELF_BUILD_ID_SIZE])
+{
+	struct content_hash c;
+
+	hash_init(&c);
+	hash_update(&c, p, n);
+	hash_final(&c, out);
 }
 
 static struct genelf_scratch *scratch_of(struct genelf_image *img)
@@ -585,6 +623,39 @@ static size_t prepare_pcs(struct genelf_scratch *s, const struct genelf_input *i
 	return n;
 }
 
+/*
+ * Appends one compile unit for the function at `text` (its lines and inline
+ * DIEs, already prepared into s->lines / s->pcs) to the info, line and
+ * aranges buffers; the abbrev table is shared by all units.
+ */
+static void add_cu(struct genelf_scratch *s, const struct genelf_input *in, size_t nlines, size_t npcs,
+		   uint64_t text)
+{
+	const char *cu_name = nlines ? s->lines[0].file : in->name;
+	size_t nframes = 0, cu_off = s->info.len, line_off = s->line.len;
+
+	for (size_t i = 0; i < npcs; i++)
+		nframes += s->pcs[i].nr_frame;
+	strmap_reset(&s->files, nlines + nframes + 1);
+	for (size_t i = 0; i < nlines; i++)
+		add_file(s, s->lines[i].file);
+	for (size_t i = 0; i < npcs; i++)
+		for (uint32_t k = 0; k < s->pcs[i].nr_frame; k++)
+			add_file(s, s->pcs[i].frames[k].file);
+	build_line(s, s->lines, nlines, text, in->code_size);
+	build_info(s, in->name, cu_name, s->pcs, npcs, text, in->code_size, (uint32_t)line_off);
+	/* libdw finds the CU of an address through .debug_aranges only */
+	bb_u32(&s->aranges, 44);
+	bb_u16(&s->aranges, 2);
+	bb_u32(&s->aranges, (uint32_t)cu_off);
+	bb_u8(&s->aranges, 8);
+	bb_u8(&s->aranges, 0);
+	bb_zeros(&s->aranges, 4);
+	bb_u64(&s->aranges, text);
+	bb_u64(&s->aranges, in->code_size);
+	bb_zeros(&s->aranges, 16);
+}
+
 struct section {
 	const char *name;
 	uint32_t type;
@@ -601,7 +672,7 @@ int genelf__build(const struct genelf_input *in, struct genelf_image *img)
 	struct bbuf out = { img->buf, 0, img->cap };
 	bool unwind = in->unwind && in->unwind_size && in->eh_frame_hdr_size <= in->unwind_size;
 	bool debug;
-	size_t nlines, npcs, nframes = 0;
+	size_t nlines, npcs;
 	uint64_t note_off, text, alloc_end, eh_off = 0, hdr_off = 0;
 	size_t shstr_size, strtab_off, shdr_off, note_desc;
 	Elf64_Ehdr eh;
@@ -615,8 +686,6 @@ int genelf__build(const struct genelf_input *in, struct genelf_image *img)
 
 	nlines = prepare_lines(s, in);
 	npcs = prepare_pcs(s, in);
-	for (size_t i = 0; i < npcs; i++)
-		nframes += s->pcs[i].nr_frame;
 	debug = nlines || npcs;
 
 	nph = unwind ? 3 : 2;
@@ -654,36 +723,17 @@ int genelf__build(const struct genelf_input *in, struct genelf_image *img)
 	}
 
 	if (debug) {
-		const char *cu_name = nlines ? s->lines[0].file : in->name;
-
-		s->abbrev.len = s->info.len = s->line.len = 0;
-		strmap_reset(&s->files, nlines + nframes + 1);
-		s->files.n = 0;
-		for (size_t i = 0; i < nlines; i++)
-			add_file(s, s->lines[i].file);
-		for (size_t i = 0; i < npcs; i++)
-			for (uint32_t k = 0; k < s->pcs[i].nr_frame; k++)
-				add_file(s, s->pcs[i].frames[k].file);
+		s->abbrev.len = s->info.len = s->line.len = s->aranges.len = 0;
 		build_abbrev(&s->abbrev);
-		build_line(s, s->lines, nlines, text, in->code_size);
-		build_info(s, in->name, cu_name, s->pcs, npcs, text, in->code_size);
+		add_cu(s, in, nlines, npcs, text);
 		sec[++nsec] = (struct section){ ".debug_abbrev", SHT_PROGBITS, 0, 0, out.len, s->abbrev.len, 0, 0, 1, 0 };
 		bb_put(&out, s->abbrev.p, s->abbrev.len);
 		sec[++nsec] = (struct section){ ".debug_info", SHT_PROGBITS, 0, 0, out.len, s->info.len, 0, 0, 1, 0 };
 		bb_put(&out, s->info.p, s->info.len);
 		sec[++nsec] = (struct section){ ".debug_line", SHT_PROGBITS, 0, 0, out.len, s->line.len, 0, 0, 1, 0 };
 		bb_put(&out, s->line.p, s->line.len);
-		/* libdw finds the CU of an address through .debug_aranges only */
-		sec[++nsec] = (struct section){ ".debug_aranges", SHT_PROGBITS, 0, 0, out.len, 48, 0, 0, 1, 0 };
-		bb_u32(&out, 44);
-		bb_u16(&out, 2);
-		bb_u32(&out, 0);
-		bb_u8(&out, 8);
-		bb_u8(&out, 0);
-		bb_zeros(&out, 4);
-		bb_u64(&out, text);
-		bb_u64(&out, in->code_size);
-		bb_zeros(&out, 16);
+		sec[++nsec] = (struct section){ ".debug_aranges", SHT_PROGBITS, 0, 0, out.len, s->aranges.len, 0, 0, 1, 0 };
+		bb_put(&out, s->aranges.p, s->aranges.len);
 	}
 
 	/* one local FUNC symbol; sh_info = index of the first non-local = 2 */
@@ -780,6 +830,7 @@ void genelf__image_release(struct genelf_image *img)
 		free(s->abbrev.p);
 		free(s->info.p);
 		free(s->line.p);
+		free(s->aranges.p);
 		free(s->files.keys);
 		free(s->files.vals);
 		free(s->methods.keys);
@@ -856,4 +907,262 @@ retry:
 	if (close(fd))
 		return -1;
 	return 0;
+}
+
+/* ---- many functions in one file ---- */
+
+#define MULTI_TEXT_START 0xe0       /* ELF header + LOAD + NOTE headers + the note, rounded to 16 */
+#define MULTI_NOTE_OFF   (sizeof(Elf64_Ehdr) + 2 * sizeof(Elf64_Phdr))
+
+struct genelf_multi {
+	int dirfd, fd;
+	char *name, *tmpname;
+	struct genelf_scratch s;     /* info/line/aranges accumulate over all functions */
+	struct bbuf wbuf;            /* code not yet written */
+	struct bbuf symtab, strtab;
+	uint64_t pos;                /* file size so far (written + buffered) */
+	uint32_t nsyms;
+	struct content_hash hash;
+	bool failed;
+};
+
+static int multi_flush(struct genelf_multi *m)
+{
+	if (m->wbuf.len && !m->failed && writen(m->fd, m->wbuf.p, m->wbuf.len) != (ssize_t)m->wbuf.len)
+		m->failed = true;
+	m->wbuf.len = 0;
+	return m->failed ? -1 : 0;
+}
+
+static void multi_put(struct genelf_multi *m, const void *p, size_t n)
+{
+	bb_put(&m->wbuf, p, n);
+	m->pos += n;
+	if (m->wbuf.len >= (1u << 20))
+		multi_flush(m);
+}
+
+struct genelf_multi *genelf_multi__create(int dirfd, const char *name)
+{
+	struct genelf_multi *m = xzalloc(sizeof(*m));
+	unsigned char zeros[MULTI_TEXT_START] = { 0 };
+
+	m->dirfd = dirfd;
+	m->name = xstrdup(name);
+	for (int i = 0; i < 100; i++) {
+		free(m->tmpname);
+		m->tmpname = xasprintf(".%s.%d.%d.tmp", name, (int)getpid(), i);
+		m->fd = openat(dirfd, m->tmpname, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (m->fd >= 0 || errno != EEXIST)
+			break;
+	}
+	if (m->fd < 0) {
+		int e = errno;
+
+		free(m->name);
+		free(m->tmpname);
+		free(m);
+		errno = e;
+		return NULL;
+	}
+	hash_init(&m->hash);
+	build_abbrev(&m->s.abbrev);
+	bb_zeros(&m->symtab, sizeof(Elf64_Sym));
+	bb_u8(&m->strtab, 0);
+	m->nsyms = 1;
+	multi_put(m, zeros, sizeof(zeros));
+	return m;
+}
+
+int genelf_multi__fstat(struct genelf_multi *m, struct stat *st)
+{
+	return fstat(m->fd, st);
+}
+
+uint64_t genelf_multi__add(struct genelf_multi *m, const struct genelf_input *in)
+{
+	static const unsigned char pad[16] = { 0 };
+	struct genelf_scratch *s = &m->s;
+	uint64_t text;
+	size_t nlines, npcs;
+	Elf64_Sym sym;
+
+	if (m->failed || !in->code_size || in->code_size > (1ull << 32))
+		return 0;
+	multi_put(m, pad, ALIGN_UP(m->pos, 16) - m->pos);
+	text = m->pos;
+	multi_put(m, in->code, in->code_size);
+	hash_update(&m->hash, &text, sizeof(text));
+	hash_update(&m->hash, in->code, in->code_size);
+
+	nlines = prepare_lines(s, in);
+	npcs = prepare_pcs(s, in);
+	if (nlines || npcs)
+		add_cu(s, in, nlines, npcs, text);
+
+	memset(&sym, 0, sizeof(sym));
+	sym.st_name = (uint32_t)m->strtab.len;
+	sym.st_info = ELF64_ST_INFO(STB_LOCAL, STT_FUNC);
+	sym.st_shndx = 2;
+	sym.st_value = text;
+	sym.st_size = in->code_size;
+	bb_put(&m->symtab, &sym, sizeof(sym));
+	bb_str(&m->strtab, in->name);
+	m->nsyms++;
+	return text;
+}
+
+static void multi_free(struct genelf_multi *m)
+{
+	free(m->s.abbrev.p);
+	free(m->s.info.p);
+	free(m->s.line.p);
+	free(m->s.aranges.p);
+	free(m->s.files.keys);
+	free(m->s.files.vals);
+	free(m->s.methods.keys);
+	free(m->s.methods.vals);
+	free(m->s.file_list);
+	free(m->s.lines);
+	free(m->s.pcs);
+	free(m->wbuf.p);
+	free(m->symtab.p);
+	free(m->strtab.p);
+	free(m->name);
+	free(m->tmpname);
+	free(m);
+}
+
+void genelf_multi__discard(struct genelf_multi *m)
+{
+	if (!m)
+		return;
+	close(m->fd);
+	unlinkat(m->dirfd, m->tmpname, 0);
+	multi_free(m);
+}
+
+int genelf_multi__finish(struct genelf_multi *m, struct stat *st, uint8_t build_id[GENELF_BUILD_ID_SIZE])
+{
+	struct section sec[10];
+	unsigned nsec = 0;
+	uint64_t text_end = m->pos;
+	bool debug = m->s.info.len > 0;
+	uint32_t names[10];
+	size_t shdr_off;
+	struct bbuf hdr = { 0 };
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph[2];
+	struct stat lst;
+	int ret = -1, e;
+
+	if (m->nsyms == 1)
+		text_end = MULTI_TEXT_START;
+	sec[++nsec] = (struct section){ ".note.gnu.build-id", SHT_NOTE, SHF_ALLOC, MULTI_NOTE_OFF,
+					MULTI_NOTE_OFF, 12 + 4 + GENELF_BUILD_ID_SIZE, 0, 0, 4, 0 };
+	sec[++nsec] = (struct section){ ".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, MULTI_TEXT_START,
+					MULTI_TEXT_START, text_end - MULTI_TEXT_START, 0, 0, 16, 0 };
+	if (debug) {
+		const struct bbuf *parts[] = { &m->s.abbrev, &m->s.info, &m->s.line, &m->s.aranges };
+		static const char *const pn[] = { ".debug_abbrev", ".debug_info", ".debug_line", ".debug_aranges" };
+
+		for (int i = 0; i < 4; i++) {
+			sec[++nsec] = (struct section){ pn[i], SHT_PROGBITS, 0, 0, m->pos, parts[i]->len, 0, 0, 1, 0 };
+			multi_put(m, parts[i]->p, parts[i]->len);
+			hash_update(&m->hash, parts[i]->p, parts[i]->len);
+		}
+	}
+	{
+		static const unsigned char pad[8] = { 0 };
+
+		multi_put(m, pad, ALIGN_UP(m->pos, 8) - m->pos);
+	}
+	sec[++nsec] = (struct section){ ".symtab", SHT_SYMTAB, 0, 0, m->pos, m->symtab.len, nsec + 1, m->nsyms,
+					8, sizeof(Elf64_Sym) };
+	multi_put(m, m->symtab.p, m->symtab.len);
+	sec[++nsec] = (struct section){ ".strtab", SHT_STRTAB, 0, 0, m->pos, m->strtab.len, 0, 0, 1, 0 };
+	multi_put(m, m->strtab.p, m->strtab.len);
+	hash_update(&m->hash, m->strtab.p, m->strtab.len);
+	sec[++nsec] = (struct section){ ".shstrtab", SHT_STRTAB, 0, 0, m->pos, 0, 0, 0, 1, 0 };
+	{
+		uint64_t start = m->pos;
+
+		multi_put(m, "", 1);
+		for (unsigned i = 1; i <= nsec; i++) {
+			names[i] = (uint32_t)(m->pos - start);
+			multi_put(m, sec[i].name, strlen(sec[i].name) + 1);
+		}
+		sec[nsec].size = m->pos - start;
+	}
+	{
+		static const unsigned char pad[8] = { 0 };
+		Elf64_Shdr zero = { 0 };
+
+		multi_put(m, pad, ALIGN_UP(m->pos, 8) - m->pos);
+		shdr_off = m->pos;
+		multi_put(m, &zero, sizeof(zero));
+	}
+	for (unsigned i = 1; i <= nsec; i++) {
+		Elf64_Shdr sh = {
+			.sh_name = names[i], .sh_type = sec[i].type, .sh_flags = sec[i].flags,
+			.sh_addr = sec[i].addr, .sh_offset = sec[i].offset, .sh_size = sec[i].size,
+			.sh_link = sec[i].link, .sh_info = sec[i].info,
+			.sh_addralign = sec[i].align, .sh_entsize = sec[i].entsize,
+		};
+
+		multi_put(m, &sh, sizeof(sh));
+	}
+	if (multi_flush(m))
+		goto out;
+
+	memset(&eh, 0, sizeof(eh));
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	eh.e_ident[EI_DATA] = GENELF_DATA;
+	eh.e_ident[EI_VERSION] = EV_CURRENT;
+	eh.e_type = ET_DYN;
+	eh.e_machine = GENELF_MACHINE;
+	eh.e_version = EV_CURRENT;
+	eh.e_entry = MULTI_TEXT_START;
+	eh.e_phoff = sizeof(Elf64_Ehdr);
+	eh.e_shoff = shdr_off;
+	eh.e_ehsize = sizeof(Elf64_Ehdr);
+	eh.e_phentsize = sizeof(Elf64_Phdr);
+	eh.e_phnum = 2;
+	eh.e_shentsize = sizeof(Elf64_Shdr);
+	eh.e_shnum = (uint16_t)(nsec + 1);
+	eh.e_shstrndx = (uint16_t)nsec;
+	ph[0] = (Elf64_Phdr){ .p_type = PT_LOAD, .p_flags = PF_R | PF_X, .p_filesz = text_end,
+			      .p_memsz = text_end, .p_align = 0x1000 };
+	ph[1] = (Elf64_Phdr){ .p_type = PT_NOTE, .p_flags = PF_R, .p_offset = MULTI_NOTE_OFF,
+			      .p_vaddr = MULTI_NOTE_OFF, .p_paddr = MULTI_NOTE_OFF,
+			      .p_filesz = 12 + 4 + GENELF_BUILD_ID_SIZE,
+			      .p_memsz = 12 + 4 + GENELF_BUILD_ID_SIZE, .p_align = 4 };
+	hash_final(&m->hash, build_id);
+	bb_put(&hdr, &eh, sizeof(eh));
+	bb_put(&hdr, ph, sizeof(ph));
+	bb_u32(&hdr, 4);
+	bb_u32(&hdr, GENELF_BUILD_ID_SIZE);
+	bb_u32(&hdr, NT_GNU_BUILD_ID);
+	bb_put(&hdr, "GNU", 4);
+	bb_put(&hdr, build_id, GENELF_BUILD_ID_SIZE);
+	if (pwrite(m->fd, hdr.p, hdr.len, 0) != (ssize_t)hdr.len || fstat(m->fd, st))
+		goto out;
+	/* rename replaces a symlink itself, never its target; still, refuse one */
+	if (!fstatat(m->dirfd, m->name, &lst, AT_SYMLINK_NOFOLLOW) && !S_ISREG(lst.st_mode)) {
+		errno = ELOOP;
+		goto out;
+	}
+	if (renameat(m->dirfd, m->tmpname, m->dirfd, m->name))
+		goto out;
+	ret = 0;
+out:
+	e = errno;
+	free(hdr.p);
+	close(m->fd);
+	if (ret)
+		unlinkat(m->dirfd, m->tmpname, 0);
+	multi_free(m);
+	errno = e;
+	return ret;
 }

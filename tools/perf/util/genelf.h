@@ -87,4 +87,24 @@ void genelf__image_release(struct genelf_image *img);
  */
 int genelf__write_at(int dirfd, const char *name, const struct genelf_image *img, struct stat *st);
 
+/*
+ * Many functions in one ELF (one file per dump instead of one per function):
+ * each function's code at its own 16-aligned file offset (== vaddr), one
+ * local FUNC symbol and one DWARF unit each; unwinding info is not carried
+ * (give such functions a file of their own). The file is written under a
+ * temporary name created with O_EXCL|O_NOFOLLOW, code streamed out as it
+ * comes, and renamed over `name` by finish (a symlink there is refused).
+ */
+struct genelf_multi;
+
+/* NULL with errno */
+struct genelf_multi *genelf_multi__create(int dirfd, const char *name);
+/* the final file's inode is already known: the temporary file is renamed */
+int genelf_multi__fstat(struct genelf_multi *m, struct stat *st);
+/* file offset (== vaddr) of the function's code; 0 if it could not be added */
+uint64_t genelf_multi__add(struct genelf_multi *m, const struct genelf_input *in);
+/* writes the rest, renames, frees m. 0, or -1 with errno (temporary file removed) */
+int genelf_multi__finish(struct genelf_multi *m, struct stat *st, uint8_t build_id[GENELF_BUILD_ID_SIZE]);
+void genelf_multi__discard(struct genelf_multi *m);
+
 #endif

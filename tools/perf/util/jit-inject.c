@@ -33,19 +33,24 @@
 /* an ELF written for one JIT_CODE_LOAD */
 struct jit_elf {
 	char *path;               /* <dump dir>/jitted-<pid>-<index>.so, as put in the MMAP2 */
-	uint64_t code_size;
-	uint64_t text_offset;
 	uint32_t pid;
 	uint32_t maj, min;
 	uint64_t ino;
 	uint8_t build_id[GENELF_BUILD_ID_SIZE];
 	bool hit;
+	bool bad;                 /* a shared file that could not be finished */
+};
+
+/* where a LOAD's code went: for MOVE */
+struct jit_load {
+	uint32_t elf;
+	uint64_t pgoff, code_size;
 };
 
 /* an MMAP2 waiting for its time */
 struct jit_pending {
 	uint64_t time;
-	uint64_t start, len;
+	uint64_t start, len, pgoff;
 	uint32_t pid, tid;
 	uint32_t elf;
 	uint32_t dump;            /* which trailer layout */
@@ -79,6 +84,8 @@ struct jit_inject {
 
 	struct jit_elf *elfs;
 	size_t nr_elfs, cap_elfs;
+	struct jit_load *loads;
+	size_t nr_loads, cap_loads;
 	struct jit_pending *pend;
 	size_t nr_pend, cap_pend, pend_pos;
 	uint64_t seq;
@@ -244,6 +251,8 @@ static int emit_mmap2(struct jit_inject *ji, const struct jit_pending *pe)
 	size_t size = sizeof(struct perf_record_mmap2) + name + id_size;
 	struct perf_record_mmap2 *m;
 
+	if (e->bad)
+		return 0;
 	if (size > UINT16_MAX) {
 		pr_warning("jit: %s: path too long for a record, skipped\n", e->path);
 		return 0;
@@ -256,7 +265,7 @@ static int emit_mmap2(struct jit_inject *ji, const struct jit_pending *pe)
 	m->tid = pe->tid;
 	m->start = pe->start;
 	m->len = pe->len;
-	m->pgoff = e->text_offset;
+	m->pgoff = pe->pgoff;
 	m->maj = e->maj;
 	m->min = e->min;
 	m->ino = e->ino;
@@ -364,13 +373,13 @@ static uint64_t convert_time(const struct jit_inject *ji, bool arch, uint64_t cy
 }
 
 static void add_pending(struct jit_inject *ji, uint64_t time, uint32_t pid, uint32_t tid,
-			uint64_t start, uint64_t len, uint32_t elf, uint32_t dump)
+			uint64_t start, uint64_t len, uint64_t pgoff, uint32_t elf, uint32_t dump)
 {
 	if (ji->nr_pend == ji->cap_pend) {
 		ji->cap_pend = ji->cap_pend ? ji->cap_pend * 2 : 1024;
 		ji->pend = xrealloc(ji->pend, ji->cap_pend * sizeof(*ji->pend));
 	}
-	ji->pend[ji->nr_pend++] = (struct jit_pending){ time, start, len, pid, tid, elf, dump, ji->seq++ };
+	ji->pend[ji->nr_pend++] = (struct jit_pending){ time, start, len, pgoff, pid, tid, elf, dump, ji->seq++ };
 }
 
 static int cmp_pending(const void *a, const void *b)
@@ -389,6 +398,9 @@ struct dump_ctx {
 	int dirfd;
 	uint32_t dump;
 	bool arch;
+	struct genelf_multi *multi;  /* the dump's shared ELF */
+	uint32_t multi_elf;
+	uint64_t multi_funcs;
 	struct jitdump_record debug, inl, unwind;   /* apply to the next LOAD */
 	bool have_debug, have_inl, have_unwind;
 	uint64_t start_ns, last_progress_ns, nr_records;
@@ -457,6 +469,39 @@ static size_t collect_pcs(struct dump_ctx *c)
 	return n;
 }
 
+static struct jit_elf *new_elf(struct jit_inject *ji, const char *dir, const char *name, uint32_t pid,
+			       const struct stat *st)
+{
+	struct jit_elf *e;
+
+	if (ji->nr_elfs == ji->cap_elfs) {
+		ji->cap_elfs = ji->cap_elfs ? ji->cap_elfs * 2 : 1024;
+		ji->elfs = xrealloc(ji->elfs, ji->cap_elfs * sizeof(*ji->elfs));
+	}
+	e = &ji->elfs[ji->nr_elfs++];
+	memset(e, 0, sizeof(*e));
+	e->path = xasprintf("%s/%s", dir, name);
+	e->pid = pid;
+	e->maj = major(st->st_dev);
+	e->min = minor(st->st_dev);
+	e->ino = st->st_ino;
+	return e;
+}
+
+static void add_load(struct jit_inject *ji, struct dump_ctx *c, const struct jitdump_record *r,
+		     uint32_t elf, uint64_t pgoff, uint64_t len)
+{
+	if (ji->nr_loads == ji->cap_loads) {
+		ji->cap_loads = ji->cap_loads ? ji->cap_loads * 2 : 1024;
+		ji->loads = xrealloc(ji->loads, ji->cap_loads * sizeof(*ji->loads));
+	}
+	ji->loads[ji->nr_loads] = (struct jit_load){ elf, pgoff, r->load.code_size };
+	idx_put(ji, r->load.pid, r->load.code_index, (uint32_t)ji->nr_loads);
+	ji->nr_loads++;
+	add_pending(ji, convert_time(ji, c->arch, r->timestamp), r->load.pid, r->load.tid,
+		    r->load.code_addr, len, pgoff, elf, c->dump);
+}
+
 static int do_load(struct dump_ctx *c, const struct jitdump_record *r)
 {
 	struct jit_inject *ji = c->ji;
@@ -485,6 +530,16 @@ static int do_load(struct dump_ctx *c, const struct jitdump_record *r)
 	ji->st.loads++;
 	if (!r->load.code_size)
 		return 0;
+	if (c->multi && !(in.unwind && in.unwind_size > in.eh_frame_hdr_size)) {
+		/* no FDEs (V8 often sends a bare header): into the dump's shared file */
+		uint64_t off = genelf_multi__add(c->multi, &in);
+
+		if (!off)
+			return 0;
+		c->multi_funcs++;
+		add_load(ji, c, r, c->multi_elf, off, len);
+		return 0;
+	}
 	if (genelf__build(&in, &ji->img))
 		return 0;
 	snprintf(name, sizeof(name), "jitted-%" PRIu32 "-%" PRIu64 ".so", r->load.pid, r->load.code_index);
@@ -502,40 +557,27 @@ static int do_load(struct dump_ctx *c, const struct jitdump_record *r)
 		ji->st.elfs_reused++;
 	else
 		ji->st.elfs_written++;
-	if (ji->nr_elfs == ji->cap_elfs) {
-		ji->cap_elfs = ji->cap_elfs ? ji->cap_elfs * 2 : 1024;
-		ji->elfs = xrealloc(ji->elfs, ji->cap_elfs * sizeof(*ji->elfs));
-	}
-	e = &ji->elfs[ji->nr_elfs];
-	memset(e, 0, sizeof(*e));
-	e->path = xasprintf("%s/%s", c->dir, name);
-	e->code_size = r->load.code_size;
-	e->text_offset = ji->img.text_offset;
-	e->pid = r->load.pid;
-	e->maj = major(st.st_dev);
-	e->min = minor(st.st_dev);
-	e->ino = st.st_ino;
+	e = new_elf(ji, c->dir, name, r->load.pid, &st);
 	memcpy(e->build_id, ji->img.build_id, sizeof(e->build_id));
-	idx_put(ji, r->load.pid, r->load.code_index, (uint32_t)ji->nr_elfs);
-	add_pending(ji, convert_time(ji, c->arch, r->timestamp), r->load.pid, r->load.tid,
-		    r->load.code_addr, len, (uint32_t)ji->nr_elfs, c->dump);
-	ji->nr_elfs++;
+	add_load(ji, c, r, (uint32_t)(e - ji->elfs), ji->img.text_offset, len);
 	return 0;
 }
 
 static void do_move(struct dump_ctx *c, const struct jitdump_record *r)
 {
 	struct jit_inject *ji = c->ji;
-	int elf = idx_get(ji, r->move.pid, r->move.code_index);
+	int load = idx_get(ji, r->move.pid, r->move.code_index);
+	const struct jit_load *l;
 
 	ji->st.moves++;
-	if (elf < 0) {
+	if (load < 0) {
 		pr_debug("jit: %s: MOVE at offset %" PRIu64 " of unknown code index %" PRIu64 "\n",
 			 c->dir, r->offset, r->move.code_index);
 		return;
 	}
+	l = &ji->loads[load];
 	add_pending(ji, convert_time(ji, c->arch, r->timestamp), r->move.pid, r->move.tid,
-		    r->move.new_code_addr, ji->elfs[elf].code_size, (uint32_t)elf, c->dump);
+		    r->move.new_code_addr, l->code_size, l->pgoff, l->elf, c->dump);
 }
 
 static void progress(struct dump_ctx *c, uint64_t offset, bool done)
@@ -638,6 +680,21 @@ static int open_dump(struct jit_inject *ji, const union perf_event *ev, const ch
 	}
 	c.dump = (uint32_t)ji->nr_dumps++;
 	ji->st.dumps++;
+	if (!ji->opts.elf_per_function) {
+		char name[64];
+		struct stat st;
+
+		snprintf(name, sizeof(name), "jitted-%" PRIu32 ".so", d->pid);
+		c.multi = genelf_multi__create(c.dirfd, name);
+		if (!c.multi || genelf_multi__fstat(c.multi, &st)) {
+			pr_warning("jit: cannot create a file in %s: %s; one file per function instead\n",
+				   dir, strerror(errno));
+			genelf_multi__discard(c.multi);
+			c.multi = NULL;
+		} else {
+			c.multi_elf = (uint32_t)(new_elf(ji, dir, name, d->pid, &st) - ji->elfs);
+		}
+	}
 	c.start_ns = monotonic_ns();
 
 	while ((err = jitdump_next(c.jd, &r)) != 0) {
@@ -676,6 +733,21 @@ static int open_dump(struct jit_inject *ji, const union perf_event *ev, const ch
 			break;
 	}
 	progress(&c, jitdump_file_size(c.jd), true);
+	if (c.multi) {
+		struct jit_elf *e = &ji->elfs[c.multi_elf];
+		struct stat st;
+
+		if (ret < 0 || !c.multi_funcs) {
+			genelf_multi__discard(c.multi);
+			e->bad = true;
+		} else if (genelf_multi__finish(c.multi, &st, e->build_id)) {
+			pr_warning("jit: cannot write %s: %s%s; its code stays unresolved\n", e->path, strerror(errno),
+				   errno == ELOOP ? " (a symlink or other file is there, refused)" : "");
+			e->bad = true;
+		} else {
+			ji->st.elfs_written++;
+		}
+	}
 	if (ret > 0 && jitdump_partial_tail(c.jd, &tail))
 		pr_warning("jit: %s is truncated at offset %" PRIu64 " (the JIT was killed or is still writing); "
 			   "using the %" PRIu64 " complete records before it\n", path, tail, c.nr_records);
@@ -859,6 +931,7 @@ void jit_inject__delete(struct jit_inject *ji)
 		free(ji->dumps[i].path);
 	tdestroy(ji->live, free_node);
 	free(ji->elfs);
+	free(ji->loads);
 	free(ji->pend);
 	free(ji->dumps);
 	free(ji->idx_keys);

@@ -23,6 +23,13 @@
 
 struct jit_inject_opts {
 	bool buildid_cache;       /* also add the sampled ELFs to the build-id cache */
+	/*
+	 * perf 6.1's layout: jitted-<pid>-<code_index>.so per function. The
+	 * default is one jitted-<pid>.so per dump holding every function
+	 * without unwinding info at its own offset (perf resolves it the same
+	 * way and it costs one file instead of thousands).
+	 */
+	bool elf_per_function;
 };
 
 struct jit_inject;

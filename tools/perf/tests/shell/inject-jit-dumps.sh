@@ -72,13 +72,17 @@ rm "$base/gone/jit-$pid.dump"
 grep -q "jit-$pid.dump" gone.err || fail "no warning about the vanished dump"
 "$PERF_REF" report -i gone.jit --stdio >/dev/null 2>&1 || fail "perf 6.1 cannot read the output"
 
-# 7. a symlink where an ELF goes is refused; its target stays untouched
+# 7. a symlink where an ELF goes is refused; its target stays untouched (both layouts)
 pid=$(rec link -k mono -- "$WORKLOADS/jit_synth" --ms 100)
 echo keep >victim
+ln -s "$PWD/victim" "$base/link/jitted-$pid.so"
 ln -s "$PWD/victim" "$base/link/jitted-$pid-1.so"
-"$PERF" inject --jit -i link.data -o link.jit 2>link.err || fail "inject failed: $(cat link.err)"
-[ "$(cat victim)" = keep ] || fail "symlink target was overwritten"
-grep -q symlink link.err || fail "no warning about the refused symlink: $(cat link.err)"
+for mode in "" --jit-elf-per-function; do
+	"$PERF" inject --jit $mode -i link.data -o link.jit 2>link.err || fail "inject $mode failed: $(cat link.err)"
+	[ "$(cat victim)" = keep ] || fail "symlink target was overwritten ($mode)"
+	grep -q symlink link.err || fail "no warning about the refused symlink ($mode): $(cat link.err)"
+	[ -L "$base/link/jitted-$pid.so" ] && [ -L "$base/link/jitted-$pid-1.so" ] || fail "symlink replaced ($mode)"
+done
 
 # 8. pipes: record -o - | inject --jit, and -i - -o -
 mkdir -p "$base/pipe"

@@ -18,9 +18,10 @@ trap 'rm -rf "$dump"' EXIT
 pid=$(sed -n 's|^dump .*/jit-\([0-9]*\)\.dump$|\1|p' out.txt)
 [ -n "$pid" ] || fail "workload printed no dump: $(cat out.txt)"
 
-"$PERF" inject --jit -i perf.data -o jit.data 2>inject.err || fail "inject --jit failed: $(cat inject.err)"
-
 # 1. perf 6.1 reads our output: each sample is named after the code resident at its time
+# (perf 6.1's layout, one ELF per function, first; then our default, one ELF per dump)
+for mode in --jit-elf-per-function ""; do
+"$PERF" inject --jit $mode -i perf.data -o jit.data 2>inject.err || fail "inject --jit $mode failed: $(cat inject.err)"
 "$PERF_REF" script -i jit.data -F time,ip,sym --ns 2>/dev/null | grep Reuse >script.txt
 awk -v phases="$(grep '^phase' out.txt | tr '\n' ';')" '
 	BEGIN {
@@ -38,7 +39,8 @@ awk -v phases="$(grep '^phase' out.txt | tr '\n' ';')" '
 		}
 		if (np != 3) { print "expected 3 phases"; fail = 1 }
 		exit fail
-	}' script.txt || fail "samples not resolved to the function resident at their time"
+	}' script.txt || fail "samples not resolved to the function resident at their time ($mode)"
+done
 
 # 2. the marker and the process' anonymous code map are gone, our MMAP2s are there
 "$PERF_REF" script -i jit.data --show-mmap-events 2>/dev/null | grep 'MMAP' >mmaps.txt
