@@ -223,3 +223,98 @@ static int test__genelf_tools(void)
 }
 
 DEFINE_SUITE("genelf: jitted ELF read by readelf, eu-readelf, objdump, addr2line -i", test__genelf_tools);
+
+/* one file per dump: two functions at their own offsets, each with lines and inlining */
+static int test__genelf_multi_tools(void)
+{
+	static const struct genelf_line lines[] = {
+		{ CODE_ADDR + 0, 10, "Foo.java" }, { CODE_ADDR + 4, 11, "Foo.java" },
+		{ CODE_ADDR + 5, 20, "Bar.java" }, { CODE_ADDR + 8, 30, "Baz.java" },
+		{ CODE_ADDR + 13, 13, "Foo.java" },
+	};
+	static const struct genelf_inline_pc pcs[] = {
+		{ CODE_ADDR + 5, 2, f_helper }, { CODE_ADDR + 0, 1, f_hot10 },
+		{ CODE_ADDR + 8, 3, f_leaf }, { CODE_ADDR + 13, 1, f_hot13 },
+	};
+	struct genelf_input in = {
+		.name = "LFoo;hot()V", .code = code, .code_size = sizeof(code), .code_addr = CODE_ADDR,
+		.lines = lines, .nr_lines = ARRAY_SIZE(lines), .pcs = pcs, .nr_pcs = ARRAY_SIZE(pcs),
+	};
+	struct genelf_input plain = {
+		.name = "LQux;cold()V", .code = code, .code_size = sizeof(code), .code_addr = 0x1000,
+	};
+	struct genelf_multi *m;
+	uint8_t bid[GENELF_BUILD_ID_SIZE];
+	uint64_t off1, off2, off3;
+	struct stat st, st0;
+	char *out, *cmd, *p;
+	int dfd;
+
+	if (!have("readelf") || !have("objdump") || !have("addr2line")) {
+		fprintf(stderr, "binutils not installed\n");
+		return TEST_SKIP;
+	}
+	dfd = open(".", O_DIRECTORY | O_RDONLY);
+	m = genelf_multi__create(dfd, "jitted-7.so");
+	TEST_ASSERT_VAL("create", m);
+	TEST_ASSERT_VAL("fstat", genelf_multi__fstat(m, &st0) == 0);
+	off1 = genelf_multi__add(m, &plain);
+	off2 = genelf_multi__add(m, &in);
+	off3 = genelf_multi__add(m, &plain);
+	TEST_ASSERT_VAL("offsets", off1 && off2 > off1 && off3 > off2 && off2 % 16 == 0);
+	TEST_ASSERT_VAL("finish", genelf_multi__finish(m, &st, bid) == 0);
+	close(dfd);
+	TEST_ASSERT_EQUAL("inode kept by the rename", st.st_ino, st0.st_ino);
+
+	TEST_ASSERT_VAL("readelf -a quiet", quiet_tool("readelf -a -W jitted-7.so 2>&1"));
+	TEST_ASSERT_VAL("readelf DWARF quiet",
+			quiet_tool("readelf --debug-dump=info,abbrev,line,aranges jitted-7.so 2>&1"));
+	if (have("eu-readelf")) {
+		TEST_ASSERT_VAL("eu-readelf -a quiet", quiet_tool("eu-readelf -a jitted-7.so 2>&1"));
+		TEST_ASSERT_VAL("eu-readelf DWARF quiet",
+				quiet_tool("eu-readelf --debug-dump=info --debug-dump=line jitted-7.so 2>&1"));
+	}
+	if (have("eu-elflint")) {
+		out = run("eu-elflint --gnu-ld jitted-7.so 2>&1");
+		TEST_ASSERT_VAL("eu-elflint: No errors", out && !strcmp(out, "No errors\n"));
+		free(out);
+	}
+	out = run("objdump -d jitted-7.so 2>&1");
+	TEST_ASSERT_VAL("objdump both names", out && strstr(out, "<LFoo;hot()V>:") && strstr(out, "<LQux;cold()V>:"));
+	free(out);
+
+	cmd = xasprintf("addr2line -i -f -e jitted-7.so %#" PRIx64 " %#" PRIx64 " 2>&1", off2 + 8, off3 + 1);
+	out = run(cmd);
+	free(cmd);
+	TEST_ASSERT_VAL("addr2line ran", out);
+	p = out;
+	TEST_ASSERT_VAL("leaf", (p = strstr(p, "LBaz;leaf()I")) && (p = strstr(p, "Baz.java:30")));
+	TEST_ASSERT_VAL("middle", (p = strstr(p, "LBar;helper()I")) && (p = strstr(p, "Bar.java:21")));
+	TEST_ASSERT_VAL("root", (p = strstr(p, "LFoo;hot()V")) && (p = strstr(p, "Foo.java:12")));
+	TEST_ASSERT_VAL("function without lines", strstr(p, "LQux;cold()V") && strstr(p, "??"));
+	free(out);
+	if (have("eu-addr2line")) {
+		cmd = xasprintf("eu-addr2line -i -f -e jitted-7.so %#" PRIx64 " 2>&1", off2 + 8);
+		out = run(cmd);
+		free(cmd);
+		TEST_ASSERT_VAL("eu-addr2line chain", out && (p = strstr(out, "Baz.java:30")) &&
+				(p = strstr(p, "Bar.java:21")) && strstr(p, "Foo.java:12"));
+		free(out);
+	}
+
+	/* a symlink at the final name is refused, the temporary file removed */
+	TEST_ASSERT_VAL("symlink", symlink("victim2", "jitted-8.so") == 0);
+	dfd = open(".", O_DIRECTORY | O_RDONLY);
+	m = genelf_multi__create(dfd, "jitted-8.so");
+	TEST_ASSERT_VAL("create 2", m && genelf_multi__add(m, &plain));
+	TEST_ASSERT_VAL("refused", genelf_multi__finish(m, &st, bid) == -1);
+	close(dfd);
+	out = run("ls -a");
+	TEST_ASSERT_VAL("no temporary left", out && !strstr(out, ".tmp"));
+	free(out);
+	TEST_ASSERT_VAL("victim not created", access("victim2", F_OK) != 0);
+	return TEST_OK;
+}
+
+DEFINE_SUITE("genelf: one ELF for many jitted functions, read by readelf, eu-readelf, objdump, addr2line -i",
+	     test__genelf_multi_tools);
