@@ -25,17 +25,19 @@ for t in "$@"; do
 	findings="$fo/findings/$t"
 	mkdir -p "$corpus" "$findings" "$seeds"
 	log="$fo/fuzz-$t.log"
+	t0=$(date +%s)
 	"$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 \
 		-print_final_stats=1 -close_fd_mask=1 ${FUZZ_EXTRA:-} \
 		-artifact_prefix="$findings/" "$corpus" "$seeds" >"$log" 2>&1
 	rc=$?
+	took=$(($(date +%s) - t0))
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 	last=$(grep -E '^#[0-9]+' "$log" | tail -1)
 	cov=$(echo "$last" | sed -n 's/.* cov: \([0-9]*\).*/\1/p')
 	ft=$(echo "$last" | sed -n 's/.* ft: \([0-9]*\).*/\1/p')
 	corp=$(echo "$last" | sed -n 's/.* corp: \([0-9]*\/[0-9a-zA-Z]*\).*/\1/p')
 	eps=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
-	line="fuzz-$t: ${secs}s execs=${execs:-?} exec/s=${eps:-?} cov=${cov:-?} ft=${ft:-?} corpus=${corp:-?}"
+	line="fuzz-$t: ${took}s execs=${execs:-?} exec/s=${eps:-?} cov=${cov:-?} ft=${ft:-?} corpus=${corp:-?}"
 	if [ $rc -ne 0 ]; then
 		line="$line FAILED (rc=$rc): $(grep -m1 -E 'ERROR: |runtime error:|SUMMARY' "$log")"
 		line="$line; input in $findings/, log $log"
