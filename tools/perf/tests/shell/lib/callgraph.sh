@@ -5,8 +5,9 @@
 # "<matching> <total>": total = samples whose first frame is LEAF, matching =
 # those whose next frames are exactly the CALLERs in order. "(inlined)"
 # frames of perf 6.1 are skipped so both tools are counted the same way.
+# Symbols may contain spaces (Java signatures): one argument per symbol.
 chain_share() {
-	local file=$1; shift
+	local file=$1 IFS='|'; shift
 	awk -v want="$*" '
 	function flush() {
 		if (n > 0 && f[1] == w[1]) {
@@ -17,12 +18,13 @@ chain_share() {
 		}
 		n = 0
 	}
-	BEGIN { nw = split(want, w, " ") }
+	BEGIN { nw = split(want, w, "|") }
 	/^[^ \t]/ { flush(); next }
 	/^$/ { flush(); next }
 	/^\t/ {
 		if ($0 ~ /\(inlined\)/) next
-		s = $2; sub(/\+0x[0-9a-f]+$/, "", s)
+		s = $0; sub(/^[ \t]*[0-9a-f]+ /, "", s); sub(/ \([^()]*\)$/, "", s)
+		sub(/\+0x[0-9a-f]+$/, "", s)
 		f[++n] = s
 	}
 	END { flush(); printf "%d %d\n", match_ + 0, total + 0 }' "$file"
