@@ -62,7 +62,7 @@ bench_case() {
 	med() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 	local mp mo
 	mp=$(med "${pw[@]}"); mo=$(med "${ow[@]}")
-	echo "median wall: perf 6.1 $mp s, ours $mo s, ratio $(awk -v a="$mp" -v b="$mo" 'BEGIN { printf "%.1fx", b > 0 ? a / b : 0 }')"
+	echo "median wall: perf 6.1 $mp s, ours $mo s, ratio $(awk -v a="$mp" -v b="$mo" 'BEGIN { printf "%.1fx", (b > 0 ? a / b : 0) }')"
 	echo "peak RSS (max): perf 6.1 $(printf '%s\n' "${pr[@]}" | sort -n | tail -1) KB, ours $(printf '%s\n' "${or[@]}" | sort -n | tail -1) KB"
 	echo "resolved JIT samples: perf 6.1 $psh, ours $osh"
 }
