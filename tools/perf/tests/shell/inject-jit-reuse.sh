@@ -48,6 +48,13 @@ grep -q "jit-$pid.dump" mmaps.txt && fail "marker mmap still in the output"
 grep "^ *jit_synth *$pid" mmaps.txt | grep -q '//anon' && fail "//anon map of the JIT process still in the output"
 [ "$(grep -c 'jitted-' mmaps.txt)" -ge 3 ] || fail "expected >= 3 jitted MMAP2 (2 LOADs + 1 MOVE): $(cat mmaps.txt)"
 
+# the output's BUILD_ID feature lists the ELF the samples hit, with the id in its note
+"$PERF_REF" buildid-list -i jit.data 2>/dev/null | grep "$dump/jitted-" >bids.txt
+[ -s bids.txt ] || fail "no jitted ELF in the BUILD_ID feature"
+while read -r bid path; do
+	readelf -n "$path" | grep -q "Build ID: $bid" || fail "BUILD_ID $bid does not match the note of $path"
+done <bids.txt
+
 # 3. perf 6.1 report on our file == our report on our file == perf 6.1 inject + report
 "$PERF_REF" report -i jit.data --stdio --sort sym 2>/dev/null >ref-on-ours.txt || fail "perf 6.1 report failed"
 "$PERF" report -i jit.data --stdio --sort sym 2>/dev/null >ours.txt || fail "our report failed"
