@@ -34,3 +34,28 @@ chain_share() {
 share_ok() {
 	[ "$2" -gt 0 ] && [ $(( $1 * 100 )) -ge $(( $2 * $3 )) ]
 }
+
+# first_callers FILE PREFIX NATIVE: for the samples of `perf script` output
+# FILE whose leaf frame starts with PREFIX, prints "count<TAB>leaf <- caller"
+# lines (most first), then "TOTAL<TAB>samples<TAB>reaching NATIVE" where the
+# latter counts chains that contain the frame NATIVE somewhere above the leaf.
+first_callers() {
+	awk -v prefix="$2" -v native="$3" '
+	function flush() {
+		if (n > 0 && index(f[1], prefix) == 1) {
+			total++
+			callers[f[1] " <- " (n > 1 ? f[2] : "(none)")]++
+			for (i = 2; i <= n; i++) if (f[i] == native) { reach++; break }
+		}
+		n = 0
+	}
+	/^[^ \t]/ || /^$/ { flush(); next }
+	/^\t/ {
+		if ($0 ~ /\(inlined\)/) next
+		s = $0; sub(/^[ \t]*[0-9a-f]+ /, "", s); sub(/ \([^()]*\)$/, "", s)
+		sub(/\+0x[0-9a-f]+$/, "", s)
+		f[++n] = s
+	}
+	END { flush(); for (k in callers) printf "%d\t%s\n", callers[k], k
+		printf "TOTAL\t%d\t%d\n", total, reach }' "$1" | sort -t'	' -k1,1nr
+}
