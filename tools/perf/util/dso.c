@@ -252,8 +252,11 @@ static int dso__load_elf(struct dsos *d, struct dso *dso)
 		if (syms >= 0)
 			n = symsrc__load_symbols(&cand[syms], &dso->symtab, true);
 	}
-	if (runtime >= 0)
+	if (runtime >= 0) {
 		dso->nr_segs = symsrc__read_segments(&cand[runtime], &dso->segs);
+		/* PLT stubs have no symbols; perf names them name@plt */
+		n += symsrc__synthesize_plt(&cand[runtime], &dso->symtab);
+	}
 	if (syms >= 0 && n > 0)
 		dso->symsrc = xstrdup(cand[syms].path);
 	else if (!nc)

@@ -33,6 +33,7 @@ int kallsyms__load(const char *path, struct symtab *t)
 		pr_debug("cannot read %s\n", path);
 		return -1;
 	}
+	t->last_alias_wins = true;
 	end = buf + size;
 	for (p = buf; p < end;) {
 		char *eol = memchr(p, '\n', (size_t)(end - p)), *name, *q;

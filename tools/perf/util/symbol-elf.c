@@ -224,6 +224,100 @@ int symsrc__load_symbols(struct symsrc *ss, struct symtab *t, bool dynsym)
 	return added;
 }
 
+static Elf_Scn *section_by_name(Elf *elf, size_t shstrndx, const char *want, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, sh))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh->sh_name);
+		if (name && !strcmp(name, want))
+			return scn;
+	}
+	return NULL;
+}
+
+int symsrc__synthesize_plt(struct symsrc *ss, struct symtab *t)
+{
+	GElf_Shdr rsh, psh, dsh;
+	Elf_Scn *rscn, *pscn, *dscn;
+	Elf_Data *rdata, *ddata;
+	size_t shstrndx, nrel;
+	uint64_t base, stride;
+	int added = 0;
+
+	if (elf_getshdrstrndx(ss->elf, &shstrndx) != 0)
+		return 0;
+	rscn = section_by_name(ss->elf, shstrndx, ".rela.plt", &rsh);
+	if (!rscn)
+		rscn = section_by_name(ss->elf, shstrndx, ".rel.plt", &rsh);
+	if (!rscn || !rsh.sh_entsize || (rsh.sh_type != SHT_RELA && rsh.sh_type != SHT_REL))
+		return 0;
+	/* with IBT the stubs that are called live in .plt.sec, one per slot, no header */
+	pscn = section_by_name(ss->elf, shstrndx, ".plt.sec", &psh);
+	if (pscn && psh.sh_type == SHT_PROGBITS) {
+		stride = psh.sh_entsize ? psh.sh_entsize : 16;
+		base = psh.sh_addr;
+	} else {
+		pscn = section_by_name(ss->elf, shstrndx, ".plt", &psh);
+		if (!pscn || psh.sh_type != SHT_PROGBITS)
+			return 0;
+		stride = psh.sh_entsize ? psh.sh_entsize : 16;
+		base = psh.sh_addr + stride;   /* PLT0, the resolver trampoline, comes first */
+	}
+	dscn = elf_getscn(ss->elf, rsh.sh_link);
+	if (!dscn || !gelf_getshdr(dscn, &dsh) || !dsh.sh_entsize)
+		return 0;
+	rdata = elf_getdata(rscn, NULL);
+	ddata = elf_getdata(dscn, NULL);
+	if (!rdata || !ddata)
+		return 0;
+	nrel = rsh.sh_size / rsh.sh_entsize;
+	for (size_t i = 0; i < nrel; i++) {
+		uint64_t info;
+		size_t symidx;
+		GElf_Sym sym;
+		const char *name;
+		char *shown, *plt;
+
+		if (rsh.sh_type == SHT_RELA) {
+			GElf_Rela r;
+
+			if (!gelf_getrela(rdata, (int)i, &r))
+				break;
+			info = r.r_info;
+		} else {
+			GElf_Rel r;
+
+			if (!gelf_getrel(rdata, (int)i, &r))
+				break;
+			info = r.r_info;
+		}
+		symidx = GELF_R_SYM(info);   /* gelf widens ELF32 r_info to this form */
+		/* IRELATIVE slots name no symbol: perf calls them just "@plt" */
+		name = "";
+		if (symidx) {
+			if (symidx >= dsh.sh_size / dsh.sh_entsize || !gelf_getsym(ddata, (int)symidx, &sym))
+				continue;
+			name = elf_strptr(ss->elf, dsh.sh_link, sym.st_name);
+			if (!name)
+				continue;
+		}
+		if (base + (i + 1) * stride > psh.sh_addr + psh.sh_size)
+			break;
+		shown = *name ? symbol__demangle(name) : NULL;
+		plt = xasprintf("%s@plt", shown ? shown : name);
+		symtab__add(t, base + i * stride, stride, STB_GLOBAL, STT_FUNC, plt);
+		free(plt);
+		free(shown);
+		added++;
+	}
+	return added;
+}
+
 size_t symsrc__read_segments(struct symsrc *ss, struct dso_segment **segs)
 {
 	size_t nphdr, n = 0;

@@ -30,6 +30,8 @@ void symsrc__close(struct symsrc *ss);
 int symsrc__load_symbols(struct symsrc *ss, struct symtab *t, bool dynsym);
 
 /* PT_LOAD program headers; malloc'ed array. Returns the count. */
+/* name@plt symbols for the stubs of .plt (or .plt.sec) from .rela.plt; the count added */
+int symsrc__synthesize_plt(struct symsrc *ss, struct symtab *t);
 size_t symsrc__read_segments(struct symsrc *ss, struct dso_segment **segs);
 
 /* NT_GNU_BUILD_ID of an open ELF: size, or -1. */

@@ -46,22 +46,13 @@ void symtab__add(struct symtab *t, uint64_t start, uint64_t size, uint8_t bindin
 	s->end = start + size;
 	s->binding = binding;
 	s->type = type;
+	s->seq = t->nr;
 	memcpy(s->name, name, len + 1);
 	if (t->nr == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 256;
 		t->syms = xrealloc(t->syms, t->cap * sizeof(*t->syms));
 	}
 	t->syms[t->nr++] = s;
-}
-
-static int binding_rank(uint8_t b)
-{
-	switch (b) {
-	case STB_GLOBAL: return 3;
-	case STB_WEAK:   return 2;
-	case STB_LOCAL:  return 1;
-	default:         return 0;
-	}
 }
 
 static int leading_underscores(const char *s)
@@ -73,24 +64,35 @@ static int leading_underscores(const char *s)
 	return n;
 }
 
-/* <0 when a is the better of two symbols starting at the same address */
+/*
+ * <0 when a is the better name for an address two symbols share. The order
+ * is perf 6.1's, so reports name the same aliases: a function, then a
+ * non-zero size, then not weak, then global, then fewer leading
+ * underscores, then the longer name, then the one that came first.
+ */
 static int symbol__better(const struct symbol *a, const struct symbol *b)
 {
 	int fa = a->type == STT_FUNC || a->type == STT_GNU_IFUNC;
 	int fb = b->type == STT_FUNC || b->type == STT_GNU_IFUNC;
 	int d;
+	size_t la, lb;
 
 	if (fa != fb)
 		return fb - fa;
 	if ((a->end > a->start) != (b->end > b->start))
 		return (b->end > b->start) - (a->end > a->start);
-	d = binding_rank(b->binding) - binding_rank(a->binding);
-	if (d)
-		return d;
+	if ((a->binding == STB_WEAK) != (b->binding == STB_WEAK))
+		return a->binding == STB_WEAK ? 1 : -1;
+	if ((a->binding == STB_GLOBAL) != (b->binding == STB_GLOBAL))
+		return a->binding == STB_GLOBAL ? -1 : 1;
 	d = leading_underscores(a->name) - leading_underscores(b->name);
 	if (d)
 		return d;
-	return strcmp(a->name, b->name);
+	la = strlen(a->name);
+	lb = strlen(b->name);
+	if (la != lb)
+		return la > lb ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
 static int symbol__cmp(const void *pa, const void *pb)
@@ -103,13 +105,24 @@ static int symbol__cmp(const void *pa, const void *pb)
 	return symbol__better(a, b);
 }
 
+/* kallsyms: perf gives the earlier aliases of an address no size, so the last one is found */
+static int symbol__cmp_last(const void *pa, const void *pb)
+{
+	const struct symbol *a = *(const struct symbol *const *)pa;
+	const struct symbol *b = *(const struct symbol *const *)pb;
+
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return a->seq > b->seq ? -1 : a->seq < b->seq;
+}
+
 void symtab__finish(struct symtab *t)
 {
 	size_t i, n = 0;
 
 	if (!t->nr)
 		return;
-	qsort(t->syms, t->nr, sizeof(*t->syms), symbol__cmp);
+	qsort(t->syms, t->nr, sizeof(*t->syms), t->last_alias_wins ? symbol__cmp_last : symbol__cmp);
 	/* the best of each run of equal starts sorts first */
 	for (i = 0; i < t->nr; i++)
 		if (n == 0 || t->syms[i]->start != t->syms[n - 1]->start)

@@ -2,6 +2,7 @@
 #ifndef PERF_UTIL_SYMBOL_H
 #define PERF_UTIL_SYMBOL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /*
@@ -13,6 +14,7 @@ struct symbol {
 	uint64_t start, end;
 	uint8_t binding;         /* STB_* */
 	uint8_t type;            /* STT_* */
+	uint32_t seq;            /* order of addition: the last tie-breaker */
 	char name[];             /* already demangled for display (Java, C++) */
 };
 
@@ -21,6 +23,7 @@ struct symtab {
 	struct symbol **syms;
 	size_t nr, cap;
 	struct symtab_chunk *chunks;  /* symbols are carved from these, freed together */
+	bool last_alias_wins;         /* kallsyms: of symbols at one address perf finds the last */
 };
 
 void symtab__add(struct symtab *t, uint64_t start, uint64_t size, uint8_t binding,
