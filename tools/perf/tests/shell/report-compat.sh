@@ -29,6 +29,7 @@ check() {  # name, data file, extra report args
 check file file.data
 check file-dso file.data --sort dso
 check file-pid file.data --sort pid
+check file-srcline file.data --sort sym,srcline
 check pipe pipe.data
 check graph-children graph.data
 check graph-self graph.data --no-children
