@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# perf report --stdio of a >= 50 MB --call-graph dwarf perf.data (made by
+# perf 6.1, cg_nofp: no frame pointers, so every chain needs DWARF
+# unwinding): ours vs perf 6.1, alternating runs; wall times and the ratio
+# of the medians. perf 6.1 runs with its defaults (inline expansion on) and
+# again with --no-inline, the fair comparison of the unwinding alone.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+ours=$top/tools/perf/perf
+ref=${PERF_REF:-/usr/bin/perf}
+runs=${RUNS:-5}
+work=${BENCH_DIR:-/tmp/perf-bench-dwarf}
+mkdir -p "$work"
+data=$work/dwarf.data
+W=$top/build/workloads/cg_nofp
+[ -x "$W" ] || { echo "build the workloads first: make build-tests" >&2; exit 1; }
+if [ ! -s "$data" ] || [ "$(stat -c %s "$data")" -lt 50000000 ]; then
+	echo "recording $data with perf 6.1 (--call-graph dwarf, 2 x cg_nofp) ..."
+	"$ref" record -q -e cpu-clock --call-graph dwarf -o "$data" -- sh -c "$W 4 & $W 4 & wait" 2>/dev/null
+fi
+size=$(stat -c %s "$data")
+echo "input: $data ($((size / 1000000)) MB)"
+export HOME=$work/home; mkdir -p "$HOME"
+t() { local s e; s=$(date +%s.%N); "$@" > /dev/null 2>&1; e=$(date +%s.%N); echo "$e - $s" | bc; }
+rt=(); rn=(); ot=()
+for i in $(seq "$runs"); do
+	rt+=("$(t "$ref" report --stdio -i "$data")")
+	ot+=("$(t "$ours" report --stdio -i "$data")")
+	rn+=("$(t "$ref" report --stdio --no-inline -i "$data")")
+	echo "run $i: perf 6.1 ${rt[-1]} s, ours ${ot[-1]} s, perf 6.1 --no-inline ${rn[-1]} s"
+done
+med() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+mr=$(med "${rt[@]}"); mo=$(med "${ot[@]}"); mn=$(med "${rn[@]}")
+echo "median: perf 6.1 $mr s, perf 6.1 --no-inline $mn s, ours $mo s"
+echo "speed-up: $(echo "scale=2; $mr / $mo" | bc)x vs perf 6.1 defaults, $(echo "scale=2; $mn / $mo" | bc)x vs --no-inline"
