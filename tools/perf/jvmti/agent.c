@@ -144,17 +144,27 @@ static int cmp_pc_line(const void *a, const void *b)
 static void put_debug_info(struct rec_buf *b, uint64_t code_addr, struct pc_line *pl, size_t n)
 {
 	struct jitdump_debug_info di;
-	size_t start;
+	size_t start, kept = 0;
 
 	if (!n)
 		return;
 	/* perf's line program wants rising addresses */
 	qsort(pl, n, sizeof(*pl), cmp_pc_line);
+	/*
+	 * A row that repeats the previous row's file and line adds nothing to
+	 * the line table (an address belongs to the last row at or below it);
+	 * dropping it keeps the dump smaller.
+	 */
+	for (size_t i = 0; i < n; i++) {
+		if (kept && pl[i].line == pl[kept - 1].line && pl[i].file == pl[kept - 1].file)
+			continue;
+		pl[kept++] = pl[i];
+	}
 	start = rec_buf_begin(b, JIT_CODE_DEBUG_INFO);
 	di.code_addr = code_addr;
-	di.nr_entry = n;
+	di.nr_entry = kept;
 	rec_buf_put(b, (const char *)&di + sizeof(di.p), sizeof(di) - sizeof(di.p));
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < kept; i++) {
 		struct jitdump_debug_entry e = { pl[i].addr, pl[i].line, 0 };
 
 		rec_buf_put(b, &e, sizeof(e));

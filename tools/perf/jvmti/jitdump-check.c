@@ -6,7 +6,7 @@
  * each directly followed by the LOAD of the same function, and optionally
  * that the code bytes equal the live process memory (/proc/PID/mem).
  *
- *   jitdump-check [--killed] [--list] [--mem PID] [--min-identical PCT] DUMP
+ *   jitdump-check [--killed] [--list] [--inline] [--mem PID] [--min-identical PCT] DUMP
  *
  * Prints one "summary:" line; exit 0 = valid, 1 = invalid, 2 = cannot read.
  */
@@ -138,16 +138,17 @@ static int compare_memory(int pid, double min_identical)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: jitdump-check [--killed] [--list] [--mem PID [--min-identical PCT]] DUMP\n"
+	fprintf(stderr, "usage: jitdump-check [--killed] [--list] [--inline] [--mem PID [--min-identical PCT]] DUMP\n"
 			"  --killed  the writer may have died: no CLOSE needed, a partial last record is fine\n"
 			"  --list    print every LOAD: index address size debug=0|1 inline=0|1 name\n"
+			"  --inline  print every inline pc: inline, addr, depth, then name, file:line, bci per frame\n"
 			"  --mem     compare code bytes with /proc/PID/mem (stop the process first)\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	bool killed = false, list = false, seen_close = false;
+	bool killed = false, list = false, show_inline = false, seen_close = false;
 	int mem_pid = 0, err;
 	double min_identical = 90;
 	const char *file = NULL;
@@ -168,6 +169,8 @@ int main(int argc, char **argv)
 			killed = true;
 		else if (!strcmp(argv[i], "--list"))
 			list = true;
+		else if (!strcmp(argv[i], "--inline"))
+			show_inline = true;
 		else if (!strcmp(argv[i], "--mem") && i + 1 < argc)
 			mem_pid = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--min-identical") && i + 1 < argc)
@@ -295,6 +298,12 @@ int main(int argc, char **argv)
 			jitdump_cursor_init(&c, jd, &r);
 			while (jitdump_inline_pc_next(&c, &addr, &nf, fr, 64)) {
 				pcs++;
+				if (show_inline) {
+					printf("inline\t%#" PRIx64 "\t%u", addr, nf);
+					for (uint32_t f = 0; f < nf && f < 64; f++)
+						printf("\t%s\t%s:%d\t%d", fr[f].name, fr[f].file, fr[f].line, fr[f].bci);
+					putchar('\n');
+				}
 				want += sizeof(struct jitdump_inline_pc) + nf * sizeof(struct jitdump_inline_frame);
 				if (!nf)
 					problem(&r, "inline pc %#" PRIx64 " without frames", addr);
@@ -305,17 +314,25 @@ int main(int argc, char **argv)
 				for (uint32_t f = 0; f < nf && f < 64; f++)
 					if (!*fr[f].name)
 						problem(&r, "inline frame without a method name");
-				/* the leaf frame is what DEBUG_INFO says for this pc */
+				/*
+				 * The leaf frame is what DEBUG_INFO says for this pc: a row
+				 * at this address, or the row covering it.
+				 */
 				if (nf && fr[0].line > 0 && *fr[0].file) {
-					bool found = false, same = false;
+					bool same = false;
+					size_t cover = nlines;
 
-					for (size_t i = 0; i < nlines; i++)
-						if (lines[i].addr == addr) {
-							found = true;
+					for (size_t i = 0; i < nlines; i++) {
+						if (lines[i].addr == addr)
 							same |= lines[i].line == fr[0].line &&
 								!strcmp(lines[i].file, fr[0].file);
-						}
-					if (!found || !same)
+						if (lines[i].addr <= addr)
+							cover = i;
+					}
+					if (!same && cover < nlines)
+						same = lines[cover].line == fr[0].line &&
+						       !strcmp(lines[cover].file, fr[0].file);
+					if (!same)
 						problem(&r, "leaf frame of pc %#" PRIx64 " (%s:%d) not in DEBUG_INFO",
 							addr, fr[0].file, fr[0].line);
 				}

@@ -231,8 +231,11 @@ jint method_line(const struct method_info *mi, jint bci)
 {
 	int lo = 0, hi = mi->nr_lines - 1, best = -1;
 
-	if (bci < 0 || !mi->nr_lines)
+	if (!mi->nr_lines)
 		return 0;
+	/* -1: the VM has no bytecode for this pc yet (method entry): the first line */
+	if (bci < 0)
+		bci = 0;
 	while (lo <= hi) {
 		int mid = (lo + hi) / 2;
 

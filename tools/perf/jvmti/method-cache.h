@@ -28,7 +28,7 @@ struct method_info {
 void method_cache_init(bool raw_names, bool want_lines);
 /* never NULL: a method JVMTI cannot describe gets placeholder fields */
 const struct method_info *method_cache_get(jvmtiEnv *env, jmethodID m);
-/* line of bci in m, 0 when unknown */
+/* line of bci in m, 0 when unknown; bci -1 (method entry) gives the line of bci 0 */
 jint method_line(const struct method_info *mi, jint bci);
 
 #endif

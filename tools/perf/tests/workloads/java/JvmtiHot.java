@@ -26,6 +26,22 @@ public class JvmtiHot {
 		// HOT-END
 	}
 
+	// outer() inlines inner() once compiled: the inline-stack test looks for
+	// pcs whose frames are [inner, outer] with lines inside these markers.
+	static int outer(int v) {
+		// OUTER-BEGIN
+		int a = inner(v);
+		int b = inner(v + 1);
+		return a ^ b;
+		// OUTER-END
+	}
+
+	static int inner(int v) {
+		return v * 31 + (v >>> 3); // INNER-LINE
+	}
+
+	static volatile int sinkInt;
+
 	// A little cold code so the profile has something else in it.
 	static String describe(long v) {
 		StringBuilder sb = new StringBuilder();
@@ -59,6 +75,8 @@ public class JvmtiHot {
 		int rounds = 0;
 		while (System.nanoTime() < end) {
 			x = spin(x, 100_000);
+			for (int k = 0; k < 20; k++)
+				sinkInt = outer(rounds + k);
 			if ((++rounds & 1023) == 0)
 				sink = describe(x).length();
 		}
