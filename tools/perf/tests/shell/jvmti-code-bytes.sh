@@ -11,6 +11,11 @@ grep -q warm java.out || fail "workload did not warm up"
 dump=$(find_dump jd)
 
 kill -STOP $jpid
+# the marker: the dump's first page mapped r-x, which is what perf record logs
+grep -E "^[0-9a-f]+-[0-9a-f]+ r-xp 00000000 .* $(readlink -f "$dump")\$" /proc/$jpid/maps >maps.txt ||
+	fail "no executable mapping of the dump in /proc/$jpid/maps"
+start=$(cut -d- -f1 maps.txt); end=$(cut -d' ' -f1 maps.txt | cut -d- -f2)
+[ $((0x$end - 0x$start)) = "$(getconf PAGESIZE)" ] || fail "marker mapping is not one page: $(cat maps.txt)"
 # the JVM is frozen: what the dump says is in memory must be in memory
 "$JITDUMP_CHECK" --killed --mem $jpid --min-identical 90 "$dump" >check.out 2>check.err
 rc=$?
