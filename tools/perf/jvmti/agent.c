@@ -4,7 +4,7 @@
  * compiles and every stub it generates, for perf inject --jit.
  *
  *   java -agentpath:/abs/libperf-jvmti.so[=dir=DIR,rawnames,noinline,verbose,stats] ...
- *   jcmd PID JVMTI.agent_load /abs/libperf-jvmti.so [OPTIONS]
+ *   jcmd PID JVMTI.agent_load /abs/libperf-jvmti.so ['"OPTIONS"']   (jcmd eats bare key=value)
  *
  * Callbacks run on compiler threads and hold up compilation, so each one
  * assembles its records privately and only takes the file lock to write.
@@ -31,7 +31,6 @@ struct agent_options {
 	bool stats;
 	bool help;
 };
-
 
 static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool started;
