@@ -584,15 +584,13 @@ static void progress(struct dump_ctx *c, uint64_t offset, bool done)
 {
 	uint64_t now = monotonic_ns(), size = jitdump_file_size(c->jd);
 
-	if (quiet)
-		return;
 	if (!done && (now - c->start_ns < 1000000000ull || now - c->last_progress_ns < 500000000ull))
 		return;
 	if (done && !c->progress_shown)
 		return;
 	c->last_progress_ns = now;
 	c->progress_shown = true;
-	fprintf(stderr, "%s[ perf inject --jit: %" PRIu64 " records, %" PRIu64 " functions, %3u%% of %s ]%s",
+	pr_info("%s[ perf inject --jit: %" PRIu64 " records, %" PRIu64 " functions, %3u%% of %s ]%s",
 		isatty(2) ? "\r" : "", c->nr_records, c->ji->st.loads,
 		size ? (unsigned)(offset * 100 / size) : 100, c->dir, isatty(2) && !done ? "" : "\n");
 }
@@ -684,7 +682,15 @@ static int open_dump(struct jit_inject *ji, const union perf_event *ev, const ch
 		char name[64];
 		struct stat st;
 
-		snprintf(name, sizeof(name), "jitted-%" PRIu32 ".so", d->pid);
+		unsigned same = 0;
+
+		/* a second dump of the same pid (pid reuse, exec) must not replace the first's file */
+		for (size_t i = 0; i + 1 < ji->nr_dumps; i++)
+			same += ji->dumps[i].pid == d->pid;
+		if (same)
+			snprintf(name, sizeof(name), "jitted-%" PRIu32 ".%u.so", d->pid, same);
+		else
+			snprintf(name, sizeof(name), "jitted-%" PRIu32 ".so", d->pid);
 		c.multi = genelf_multi__create(c.dirfd, name);
 		if (!c.multi || genelf_multi__fstat(c.multi, &st)) {
 			pr_warning("jit: cannot create a file in %s: %s; one file per function instead\n",
