@@ -125,6 +125,10 @@ static int cmp_nodes(const void *a, const void *b)
 
 static const char *node_name(const struct callchain_node *n, char *buf, size_t size)
 {
+	if (n->frame.sym && n->frame.inlined) {
+		snprintf(buf, size, "%s (inlined)", n->frame.sym->name);
+		return buf;
+	}
 	if (n->frame.sym)
 		return n->frame.sym->name;
 	snprintf(buf, size, "%#llx", (unsigned long long)n->frame.addr);
@@ -329,7 +333,7 @@ int cmd_report(int argc, const char **argv)
 	};
 	const char *input = NULL;
 	const char *pct_limit = NULL;
-	bool stdio = false, tui = false, children = false, no_children = false, inl = false;
+	bool stdio = false, tui = false, children = false, no_children = false, inl = true;
 	bool header = false, header_only = false;
 	int children_set = -1;
 	const struct option options[] = {
@@ -346,7 +350,7 @@ int cmd_report(int argc, const char **argv)
 		OPT_CALLBACK_OPTARG('g', "call-graph", &rep, "print_type,threshold,order",
 				    "Display call graph: none, graph, caller, callee, threshold",
 				    parse_callchain_opt, "graph"),
-		OPT_BOOLEAN(0, "inline", &inl, "Show inline function (accepted)"),
+		OPT_BOOLEAN(0, "inline", &inl, "Show inlined callers in call graphs (default; --no-inline: not)"),
 		OPT_BOOLEAN(0, "header", &header, "Show data header (accepted)"),
 		OPT_BOOLEAN(0, "header-only", &header_only, "Show only data header (not supported yet)"),
 		OPT_END()
@@ -357,6 +361,7 @@ int cmd_report(int argc, const char **argv)
 	argc = parse_options(argc, argv, options, report_usage, 0);
 	if (argc)
 		usage_with_options_msg(report_usage, options, "unexpected argument '%s'", argv[0]);
+	callchain_inline = inl;
 	if (children)
 		children_set = 1;
 	if (no_children)

@@ -118,7 +118,10 @@ static int script__sample(struct perf_tool *tool, struct perf_session *s, union 
 
 			fprintf(f, "\t%16llx", (unsigned long long)fr->addr);
 			print_sym(f, fr, fields);
-			print_dso(f, fr, fields);
+			if (fr->inlined && (fields & F_DSO))
+				fprintf(f, " (inlined)");
+			else
+				print_dso(f, fr, fields);
 			fputc('\n', f);
 		}
 		fputc('\n', f);
@@ -172,12 +175,13 @@ int cmd_script(int argc, const char **argv)
 {
 	struct script sc = { .show_callchain = true };
 	const char *input = NULL, *fields = NULL;
-	bool no_chain = false;
+	bool no_chain = false, inl = true;
 	const struct option options[] = {
 		OPT_STRING('i', "input", &input, "file", "input file name"),
 		OPT_STRING('F', "fields", &fields, "str",
 			   "comma separated output fields: comm,tid,pid,time,cpu,event,trace,ip,sym,dso,symoff,period,addr"),
 		OPT_BOOLEAN('G', "hide-call-graph", &no_chain, "When printing symbols do not display call chain"),
+		OPT_BOOLEAN(0, "inline", &inl, "Show inlined callers in call chains (default; --no-inline: not)"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
 		OPT_BOOLEAN('q', "quiet", &quiet, "do not show any warnings or messages"),
 		OPT_END()
@@ -191,6 +195,7 @@ int cmd_script(int argc, const char **argv)
 	if (fields && parse_fields(&sc, fields) < 0)
 		return 129;
 	sc.show_callchain = !no_chain;
+	callchain_inline = inl;
 	s = perf_session__open(input ? input : "perf.data");
 	if (!s)
 		return 1;

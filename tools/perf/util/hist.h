@@ -29,6 +29,7 @@ struct hist_frame {
 	uint64_t addr;        /* DSO address (or raw ip without a map) */
 	uint64_t ip;          /* the runtime address */
 	bool kernel;
+	bool inlined;         /* sym is a function inlined at addr (callchain --inline) */
 };
 
 struct callchain_node {
