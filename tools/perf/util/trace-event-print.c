@@ -1340,8 +1340,10 @@ static bool do_printf(struct ctx *c, struct sink *s, const char *f, struct node 
 			width = (int)v.i;
 			f++;
 		} else {
-			while (isdigit((unsigned char)*f))
-				width = width * 10 + (*f++ - '0');
+			/* a hostile format's 20-digit width saturates instead of overflowing */
+			for (; isdigit((unsigned char)*f); f++)
+				if (width < 1000000)
+					width = width * 10 + (*f - '0');
 		}
 		if (*f == '.') {
 			f++;
@@ -1352,8 +1354,9 @@ static bool do_printf(struct ctx *c, struct sink *s, const char *f, struct node 
 				prec = (int)v.i;
 				f++;
 			} else {
-				while (isdigit((unsigned char)*f))
-					prec = prec * 10 + (*f++ - '0');
+				for (; isdigit((unsigned char)*f); f++)
+					if (prec < 1000000)
+						prec = prec * 10 + (*f - '0');
 			}
 		}
 		for (;; f++) {
