@@ -6,7 +6,9 @@
 # with the ELFs of the previous run removed, so both pay for creating every
 # file. Prints wall time, peak RSS (/usr/bin/time -v) and the resolved share
 # of JIT samples (perf 6.1 script on each output).
-# Env: RUNS (default 3), LOADS (default 100000), JAVA_ROUNDS (default 6).
+# Env: RUNS (default 3), LOADS (default 100000), JAVA_ROUNDS (default 6),
+#      OURS_OPTS (e.g. --jit-elf-per-function: perf 6.1's one file per function),
+#      KEEP=1 keeps the work directory.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 TOP=$PWD
@@ -22,7 +24,7 @@ REC=$PERF
 
 # not under /tmp/perf-*: perf 6.1 takes such files for perf-PID.map
 W=$(mktemp -d /tmp/jit-bench.XXXXXX) || exit 1
-trap 'rm -rf "$W"' EXIT
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$W"' EXIT
 
 share() {   # resolved share of JIT samples of $1
 	"$REF" script -i "$1" -F ip,sym,dso 2>/dev/null | awk '
@@ -40,7 +42,9 @@ one_run() {
 	h=$(mktemp -d "$W/home.XXXXXX")
 	bin=$PERF; [ "$which" = perf ] && bin=$REF
 	sync
-	HOME=$h /usr/bin/time -v "$bin" inject --jit -i "$data" -o "$W/out-$which.data" 2>"$W/time.txt" >/dev/null
+	local opts=""
+	[ "$which" = ours ] && opts=${OURS_OPTS:-}
+	HOME=$h /usr/bin/time -v "$bin" inject --jit $opts -i "$data" -o "$W/out-$which.data" 2>"$W/time.txt" >/dev/null
 	awk -F': ' '/Elapsed \(wall/ { split($2, a, ":"); w = (length(a) == 3) ? a[1] * 3600 + a[2] * 60 + a[3] : a[1] * 60 + a[2] }
 		/Maximum resident/ { r = $2 } END { printf "%.3f %d\n", w, r }' "$W/time.txt"
 	rm -rf "$h"
