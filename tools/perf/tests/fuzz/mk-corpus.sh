@@ -18,7 +18,7 @@ if [ -f "$stamp" ] && [ -z "$(find "$0" "$perf_ours" "$wl" -newer "$stamp" 2>/de
 	exit 0
 fi
 rm -rf "$out"
-mkdir -p "$out"/{perf-data,jitdump,trace-event,perf-map,elf-symbols,sdt,probe-cache}
+mkdir -p "$out"/{perf-data,jitdump,jit-inject,trace-event,perf-map,elf-symbols,sdt,probe-cache}
 tmp=$(mktemp -d /tmp/fuzz-seeds.XXXXXX) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 export HOME="$tmp/home"
@@ -89,6 +89,12 @@ if [ -x "$wl/jit_synth" ]; then
 		for f in "$d"/jit-*.dump; do keep "$f" jitdump "synth${opt// /_}"; done
 	done
 fi
+# jit-inject: the same dumps behind a layout byte (0: one ELF per dump, 1: per function)
+for f in "$out"/jitdump/*; do
+	[ -f "$f" ] || continue
+	{ printf '\0'; cat "$f"; } >"$out/jit-inject/$(basename "$f")"
+	{ printf '\001'; cat "$f"; } >"$out/jit-inject/$(basename "$f").per-function"
+done
 
 # ---- ELF: workloads (as built and stripped), a small system library
 for b in sym_funcs sdt_test sdt_test_O0 rec_remap_a.so sym_jit_map; do
