@@ -60,8 +60,10 @@ fuzz-build: $(FUZZ_BINS)
 fuzz-corpus: $(FUZZ_BINS) $(TEST_TARGETS)
 	@bash $(FUZZ_DIR)/mk-corpus.sh $(FUZZ_OUT)/seeds
 
-# Only when clang is there: `make test` must not need it.
-ifneq ($(shell command -v $(FUZZ_CC) 2>/dev/null),)
+# Only when clang and its libFuzzer runtime are there: `make test` must not
+# need them (the fuzz tests then skip, saying why).
+FUZZ_RT := $(shell $(FUZZ_CC) -print-file-name=libclang_rt.fuzzer-$(shell uname -m).a 2>/dev/null)
+ifneq ($(wildcard $(FUZZ_RT)),)
 TEST_TARGETS += $(FUZZ_BINS)
 endif
 
