@@ -29,7 +29,7 @@ keep() {  # keep FILE TARGET NAME: copy when small enough
 }
 
 for t in "$here"/corpus/*/; do
-	[ -d "$t" ] && cp "$t"/* "$out/$(basename "$t")/" 2>/dev/null
+	[ -d "$t" ] && mkdir -p "$out/$(basename "$t")" && cp "$t"/* "$out/$(basename "$t")/" 2>/dev/null
 done
 
 # ---- perf.data: file and pipe mode, samples, tracepoints, call chains

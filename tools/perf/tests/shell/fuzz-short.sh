@@ -2,7 +2,7 @@
 # Fuzzing: each libFuzzer target runs a few seconds on its seeds with no crash, leak or UB report
 . "$TOP/tools/perf/tests/shell/lib/common.sh"
 # The long runs are `make fuzz FUZZ_SECONDS=600`. Here every target gets
-# FUZZ_SHORT_SECONDS (default 10; 8 targets = ~85 s of the suite's budget)
+# FUZZ_SHORT_SECONDS (default 10; 9 targets = ~95 s of the suite's budget)
 # on a private copy of the grown corpus, so the test does not depend on,
 # nor change, what an earlier `make fuzz` found.
 fo="$TOP/build/fuzz"
