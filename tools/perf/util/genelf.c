@@ -744,7 +744,9 @@ int genelf__build(const struct genelf_input *in, struct genelf_image *img)
 	sym[1].st_shndx = (uint16_t)text_idx;
 	sym[1].st_value = text;
 	sym[1].st_size = in->code_size;
-	sec[++nsec] = (struct section){ ".symtab", SHT_SYMTAB, 0, 0, out.len, sizeof(sym), nsec + 1, 2, 8,
+	/* the link names .strtab, the section after this one */
+	nsec++;
+	sec[nsec] = (struct section){ ".symtab", SHT_SYMTAB, 0, 0, out.len, sizeof(sym), nsec + 1, 2, 8,
 					sizeof(Elf64_Sym) };
 	bb_put(&out, sym, sizeof(sym));
 	strtab_off = out.len;
@@ -1077,7 +1079,9 @@ int genelf_multi__finish(struct genelf_multi *m, struct stat *st, uint8_t build_
 
 		multi_put(m, pad, ALIGN_UP(m->pos, 8) - m->pos);
 	}
-	sec[++nsec] = (struct section){ ".symtab", SHT_SYMTAB, 0, 0, m->pos, m->symtab.len, nsec + 1, m->nsyms,
+	/* the link names .strtab, the section after this one */
+	nsec++;
+	sec[nsec] = (struct section){ ".symtab", SHT_SYMTAB, 0, 0, m->pos, m->symtab.len, nsec + 1, m->nsyms,
 					8, sizeof(Elf64_Sym) };
 	multi_put(m, m->symtab.p, m->symtab.len);
 	sec[++nsec] = (struct section){ ".strtab", SHT_STRTAB, 0, 0, m->pos, m->strtab.len, 0, 0, 1, 0 };
