@@ -55,7 +55,8 @@ ref_reads term.data || fail "SIGTERM'd recording is not readable"
 grep -q rec_hot_a pipe.txt || fail "pipe report lacks rec_hot_a"
 
 # -p: attach to a running process until it exits; its threads were synthesized
-"$WORKLOADS/rec_cpu" 700 &
+# long enough that a slow (SAN) perf still attaches while it runs
+"$WORKLOADS/rec_cpu" 2000 &
 target=$!
 sleep 0.2
 "$PERF" record -q -p "$target" -o pid.data || fail "record -p failed"
