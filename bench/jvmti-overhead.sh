@@ -1,7 +1,7 @@
 #!/bin/bash
 # Overhead of libperf-jvmti.so on JVM wall time, for a workload that compiles
 # thousands of methods (JvmtiManyMethods: in-process javac + library code).
-# Runs "no agent", "agent", "agent,rawnames" in alternation, RUNS times each
+# Runs "no agent", "agent", "agent,rawnames" in alternation (order rotated), RUNS times each
 # (default 5), and prints each run, the medians and minimums of wall time,
 # the median CPU time (user+sys, less sensitive to other load on the
 # machine) and the overheads in percent.
@@ -46,7 +46,12 @@ echo "machine: $(nproc) cpus, $($JAVA -version 2>&1 | head -n 1)"
 : >"$tmp/none"; : >"$tmp/agent"; : >"$tmp/raw"
 one none >/dev/null   # warm the page cache
 for i in $(seq "$RUNS"); do
-	a=$(one none); b=$(one ""); c=$(one rawnames)
+	# rotate the order so no mode always runs right after another one
+	case $((i % 3)) in
+	1) a=$(one none); b=$(one ""); c=$(one rawnames) ;;
+	2) b=$(one ""); c=$(one rawnames); a=$(one none) ;;
+	0) c=$(one rawnames); a=$(one none); b=$(one "") ;;
+	esac
 	echo "$a" >>"$tmp/none"; echo "$b" >>"$tmp/agent"; echo "$c" >>"$tmp/raw"
 	echo "run $i: none ${a% *}s (cpu ${a#* }s)  agent ${b% *}s (cpu ${b#* }s)  agent,rawnames ${c% *}s (cpu ${c#* }s)"
 done
