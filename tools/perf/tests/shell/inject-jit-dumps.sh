@@ -91,4 +91,12 @@ mkdir -p "$base/pipe"
 resolved pipe.jit
 "$PERF" inject --jit -i - -o - <swap.data >pipe2.jit 2>pipe2.err || fail "inject -i - -o - failed: $(cat pipe2.err)"
 resolved pipe2.jit
+
+# 9. the build-id cache is left alone by default and filled (perf 6.1's layout) on request
+rm -rf "$HOME/.debug"
+"$PERF" inject --jit -i swap.data -o cache.jit 2>/dev/null || fail "inject failed"
+[ -e "$HOME/.debug" ] && fail "inject --jit touched the build-id cache without --jit-buildid-cache"
+"$PERF" inject --jit --jit-buildid-cache -i swap.data -o cache.jit 2>/dev/null || fail "inject --jit-buildid-cache failed"
+"$PERF_REF" buildid-cache -l 2>/dev/null | grep -q "$base/swap/jitted-" ||
+	fail "perf 6.1 does not list the jitted ELF in the cache: $("$PERF_REF" buildid-cache -l 2>&1 | head -3)"
 exit 0
