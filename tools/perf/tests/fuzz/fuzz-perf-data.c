@@ -3,8 +3,9 @@
  * perf.data, three ways per input:
  *  1. the reader on a regular file (mmap path; pipe-format files too),
  *  2. the reader on a real pipe as stdin (the read()-ahead path),
- *  3. the session on the file: evsels, id map, ordered queue, machine
- *     model, sample parsing, tracepoint formats and their print fmt.
+ *  3. the session on the file and on the pipe: evsels, id map, ordered
+ *     queue, machine model, sample parsing, tracepoint formats and their
+ *     print fmt.
  * Feature payloads are decoded as `perf report --header` would.
  */
 #include <errno.h>
@@ -61,7 +62,8 @@ static void read_all(const char *path)
 
 /* The input through a pipe on stdin; the pipe is made big enough to hold
  * all of it, so no writer thread is needed (max_len <= 1 MiB). */
-static void read_pipe(const uint8_t *data, size_t size)
+static void with_stdin_pipe(const uint8_t *data, size_t size, void (*fn)(const char *path, bool arg),
+			    bool arg)
 {
 	int p[2], saved;
 	size_t done = 0;
@@ -84,9 +86,14 @@ static void read_pipe(const uint8_t *data, size_t size)
 	saved = dup(STDIN_FILENO);
 	dup2(p[0], STDIN_FILENO);
 	close(p[0]);
-	read_all("-");
+	fn("-", arg);
 	dup2(saved, STDIN_FILENO);
 	close(saved);
+}
+
+static void read_all_cb(const char *path, bool unused)
+{
+	read_all(path);
 }
 
 static int on_sample(struct perf_tool *tool, struct perf_session *s, union perf_event *ev,
@@ -140,9 +147,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	fuzz_file__open(&f, data, size);
 	read_all(f.path);
-	read_pipe(data, size);
-	/* ordered and in file order take different paths through the queue */
+	with_stdin_pipe(data, size, read_all_cb, false);
+	/* ordered and in file order take different paths through the queue;
+	 * from a pipe, records are copied instead of pointing into the map */
 	run_session(f.path, size & 1 ? false : true);
+	with_stdin_pipe(data, size, run_session, size & 2 ? false : true);
 	fuzz_file__close(&f);
 	return 0;
 }
