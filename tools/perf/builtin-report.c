@@ -174,7 +174,9 @@ static void print_entry_chain(FILE *f, const struct report *rep, const struct hi
 	char name[512], *sub;
 	const struct callchain_node *n = &e->chain_root;
 
-	if (!e->chain_root.children)
+	/* perf draws no graph under an entry below the graph threshold */
+	if (!e->chain_root.children ||
+	    pct(h->children ? e->period_children : e->period, h->total_period) < rep->graph_threshold)
 		return;
 	if (!h->children) {
 		/* callee graph: starts at the sampled function itself */
@@ -333,7 +335,7 @@ int cmd_report(int argc, const char **argv)
 	};
 	const char *input = NULL;
 	const char *pct_limit = NULL;
-	bool stdio = false, tui = false, children = false, no_children = false, inl = true;
+	bool stdio = false, tui = false, children = false, no_children = false, inl = false;
 	bool header = false, header_only = false;
 	int children_set = -1;
 	const struct option options[] = {
@@ -350,7 +352,7 @@ int cmd_report(int argc, const char **argv)
 		OPT_CALLBACK_OPTARG('g', "call-graph", &rep, "print_type,threshold,order",
 				    "Display call graph: none, graph, caller, callee, threshold",
 				    parse_callchain_opt, "graph"),
-		OPT_BOOLEAN(0, "inline", &inl, "Show inlined callers in call graphs (default; --no-inline: not)"),
+		OPT_BOOLEAN(0, "inline", &inl, "Show inlined callers in call graphs (off by default: perf 6.1 shows none in its default output)"),
 		OPT_BOOLEAN(0, "header", &header, "Show data header (accepted)"),
 		OPT_BOOLEAN(0, "header-only", &header_only, "Show only data header (not supported yet)"),
 		OPT_END()
@@ -398,6 +400,14 @@ int cmd_report(int argc, const char **argv)
 		if (s->nr_events[t])
 			pr_debug("%20s events: %llu\n", perf_record_type_name(t),
 				 (unsigned long long)s->nr_events[t]);
+	if (s->nr_events[PERF_RECORD_LOST]) {
+		uint64_t total = 0;
+
+		for (int t = 0; t < PERF_RECORD_HEADER_MAX; t++)
+			total += s->nr_events[t];
+		pr_warning("\nWarning:\nProcessed %llu events and lost %llu chunks!\n\nCheck IO/CPU overload!\n\n",
+			   (unsigned long long)total, (unsigned long long)s->nr_events[PERF_RECORD_LOST]);
+	}
 	if (!quiet) {
 		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 		printf("#\n# Total Lost Samples: %llu\n", (unsigned long long)s->nr_lost_samples);

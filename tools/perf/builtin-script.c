@@ -175,13 +175,13 @@ int cmd_script(int argc, const char **argv)
 {
 	struct script sc = { .show_callchain = true };
 	const char *input = NULL, *fields = NULL;
-	bool no_chain = false, inl = true;
+	bool no_chain = false, inl = false;
 	const struct option options[] = {
 		OPT_STRING('i', "input", &input, "file", "input file name"),
 		OPT_STRING('F', "fields", &fields, "str",
 			   "comma separated output fields: comm,tid,pid,time,cpu,event,trace,ip,sym,dso,symoff,period,addr"),
 		OPT_BOOLEAN('G', "hide-call-graph", &no_chain, "When printing symbols do not display call chain"),
-		OPT_BOOLEAN(0, "inline", &inl, "Show inlined callers in call chains (default; --no-inline: not)"),
+		OPT_BOOLEAN(0, "inline", &inl, "Show inlined callers in call chains (off by default, as in perf 6.1)"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
 		OPT_BOOLEAN('q', "quiet", &quiet, "do not show any warnings or messages"),
 		OPT_END()

@@ -254,7 +254,7 @@ static int deliver(struct perf_session *s, struct perf_tool *tool, union perf_ev
 	}
 	machine__process_event(&s->machine, ev, &sample);
 	if (ev->header.type == PERF_RECORD_LOST)
-		s->nr_lost_samples += ev->lost.lost;
+		s->nr_lost_events += ev->lost.lost;
 	else if (ev->header.type == PERF_RECORD_LOST_SAMPLES)
 		s->nr_lost_samples += ev->lost_samples.lost;
 	return tool->other ? tool->other(tool, s, ev, &sample) : 0;

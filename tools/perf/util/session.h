@@ -43,7 +43,8 @@ struct perf_session {
 	size_t nr_evsels;
 	struct machine machine;
 	uint64_t nr_events[PERF_RECORD_HEADER_MAX];
-	uint64_t nr_lost_samples;      /* LOST + LOST_SAMPLES */
+	uint64_t nr_lost_samples;      /* from LOST_SAMPLES: perf's "Total Lost Samples" */
+	uint64_t nr_lost_events;       /* from LOST: ring-buffer overflows */
 	uint64_t nr_unknown;
 	bool one_evsel;                /* single attr: no id needed */
 	void *ids;                     /* id -> evsel hash */
