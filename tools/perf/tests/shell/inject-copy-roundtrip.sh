@@ -19,6 +19,7 @@ views() {  # views <file> <prefix>
 	"$PERF_REF" report --stdio -i "$1" 2>"$2.report.err" | grep -v '^#' | grep -v '^$' >"$2.report" ||
 		fail "perf 6.1 report -i $1 failed: $(cat "$2.report.err")"
 	"$PERF_REF" report --stdio --no-children -i "$1" 2>/dev/null | grep -v '^#' | grep -v '^$' >"$2.report_nc"
+	"$PERF_REF" report --stdio --no-children -g none -i "$1" 2>/dev/null | grep -v '^#' | grep -v '^$' >"$2.report_flat"
 	"$PERF_REF" script -i "$1" >"$2.script" 2>"$2.script.err" ||
 		fail "perf 6.1 script -i $1 failed: $(cat "$2.script.err")"
 	"$PERF_REF" script -F comm,tid,time,event,ip,sym,trace -i "$1" >"$2.script2" 2>>"$2.script.err" ||
