@@ -14,10 +14,12 @@
 
 #include "builtin.h"
 #include "util/build-id-cache.h"
+#include "util/debuginfo.h"
 #include "util/debug.h"
 #include "util/parse-options.h"
 #include "util/probe-cache.h"
 #include "util/probe-event.h"
+#include "util/probe-finder.h"
 #include "util/sdt.h"
 #include "util/sdt-cache.h"
 #include "util/sdt-record.h"
@@ -131,6 +133,126 @@ out:
 	free(segs);
 	symtab__exit(&t);
 	symsrc__close(&ss);
+	return ret;
+}
+
+/* the words of an argument list */
+static size_t split_args(const char *args, char ***argv)
+{
+	char *copy = xstrdup(args ? args : ""), *save = NULL, *w;
+	size_t n = 0;
+
+	*argv = NULL;
+	for (w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		*argv = xrealloc(*argv, (n + 1) * sizeof(char *));
+		(*argv)[n++] = xstrdup(w);
+	}
+	free(copy);
+	return n;
+}
+
+/* an argument the kernel takes as it is (no DWARF needed) */
+static bool raw_arg(const char *a)
+{
+	const char *eq = strchr(a, '=');
+
+	if (eq)
+		a = eq + 1;
+	return a[0] == '%' || a[0] == '@' || a[0] == '+' || a[0] == '-' || a[0] == '\\' ||
+	       !strncmp(a, "$stack", 6) || !strncmp(a, "$comm", 5) || !strncmp(a, "$retval", 7);
+}
+
+/*
+ * A probe resolved from DWARF (probe-finder.c). Returns 0 done, -1 error,
+ * 1 when the point is a plain symbol probe and the binary has no DWARF
+ * (the symbol table path handles it then).
+ */
+static int expand_dwarf(const struct probe_opts *o, const char *point, const char *args,
+			const char *group, const char *name, char ***lines, size_t *nl,
+			struct added **adds, size_t *na, char **spec)
+{
+	struct probe_point pp;
+	struct probe_sites sites;
+	char abs[PATH_MAX], **argv, *g, *e, *dbg;
+	size_t argc;
+	bool need_dwarf;
+	int ret = -1;
+
+	if (!realpath(o->target, abs)) {
+		pr_err("%s: %m\n", o->target);
+		return -1;
+	}
+	if (probe_point__parse(point, &pp) < 0)
+		return -1;
+	argc = split_args(args, &argv);
+	need_dwarf = pp.file || pp.rel_line >= 0 || pp.lazy;
+	for (size_t i = 0; i < argc; i++)
+		if (!raw_arg(argv[i]))
+			need_dwarf = true;
+	dbg = need_dwarf ? NULL : debuginfo__find(abs);
+	if (!need_dwarf && !dbg) {
+		ret = 1;
+		goto out;
+	}
+	free(dbg);
+	if (probe_finder__find(abs, &pp, argv, argc, &sites) < 0) {
+		if (!need_dwarf) {
+			/* not in the DWARF (assembler, no CU): the symbol table may know it */
+			pr_debug("%s: trying the symbol table\n", point);
+			ret = 1;
+		}
+		goto out;
+	}
+	g = group ? xstrdup(group) : default_group(abs);
+	if (name) {
+		e = xstrdup(name);
+	} else {
+		e = xstrdup(sites.event);
+	}
+	if (!o->dry_run && probe_event__exists(g, e)) {
+		char *fe;
+
+		if (!o->force) {
+			pr_err("Error: event \"%s:%s\" already exists (use -f to add it as %s_1)\n", g, e, e);
+			free(g);
+			free(e);
+			probe_sites__exit(&sites);
+			goto out;
+		}
+		fe = probe_event__free_name(g, e);
+		free(e);
+		e = fe;
+	}
+	for (size_t i = 0; i < sites.nr; i++) {
+		char *line = xasprintf("%c:%s/%s %s:0x%" PRIx64 "%s%s", pp.retprobe ? 'r' : 'p', g, e, abs,
+				       sites.v[i].offset, *sites.v[i].args ? " " : "", sites.v[i].args);
+
+		*lines = xrealloc(*lines, (*nl + 1) * sizeof(char *));
+		(*lines)[(*nl)++] = line;
+	}
+	{
+		struct added a = {
+			.name = xasprintf("%s:%s", g, e),
+			.on = xstrdup(point),
+			.path = xstrdup(abs),
+			.with = args ? xstrdup(args) : NULL,
+		};
+
+		*adds = xrealloc(*adds, (*na + 1) * sizeof(**adds));
+		(*adds)[(*na)++] = a;
+	}
+	if (sites.nr > 1 && !quiet)
+		pr_info("%s: %zu probe points (inlined copies or several blocks of the line)\n", point,
+			sites.nr);
+	*spec = xasprintf("%s:%s=%s%s%s", g, name ? name : sites.event, point, args ? " " : "",
+			  args ? args : "");
+	free(g);
+	free(e);
+	probe_sites__exit(&sites);
+	ret = 0;
+out:
+	sdt_strv__free(argv, argc);
+	probe_point__exit(&pp);
 	return ret;
 }
 
@@ -248,6 +370,14 @@ static int expand_def(const struct probe_opts *o, const char *def, char ***lines
 	if (!o->target) {
 		pr_err("Error: %s: a symbol probe needs -x BINARY (kernel probes are not supported)\n", point);
 		goto out;
+	}
+	{
+		int r = expand_dwarf(o, point, args, group, name, lines, nl, adds, na, spec);
+
+		if (r <= 0) {
+			ret = r;
+			goto out;
+		}
 	}
 	{
 		char abs[PATH_MAX], *plus, *ret_s, *sym = xstrdup(point), *g, *e, *line, *evname;

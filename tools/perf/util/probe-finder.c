@@ -1,0 +1,2183 @@
+// SPDX-License-Identifier: MIT
+/*
+ * DWARF (libdw) to uprobe places and fetchargs: see probe-finder.h.
+ *
+ * Location expressions are evaluated symbolically: each DWARF stack entry
+ * is "register + k", "value fetched by a fetcharg + k", "file address + k"
+ * or a constant. What uprobes can express (a register, a dereference at a
+ * constant offset, a file-relative memory fetch, an immediate) becomes a
+ * fetcharg; anything else (register arithmetic, entry values, ...) is
+ * refused with the reason, so a wrong value is never recorded.
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "debug.h"
+#include "debuginfo.h"
+#include "probe-finder.h"
+#include "symbol-elf.h"
+#include "util.h"
+
+/* x86-64 DWARF register numbers to uprobe register names */
+static const char *const x86_regs[] = {
+	"ax", "dx", "cx", "bx", "si", "di", "bp", "sp",
+	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+};
+
+static const char *reg_name(unsigned int n)
+{
+	return n < ARRAY_SIZE(x86_regs) ? x86_regs[n] : NULL;
+}
+
+/* ---- probe point syntax ---- */
+
+void probe_point__exit(struct probe_point *pp)
+{
+	free(pp->function);
+	free(pp->file);
+	free(pp->lazy);
+	memset(pp, 0, sizeof(*pp));
+}
+
+static bool all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+int probe_point__parse(const char *spec, struct probe_point *pp)
+{
+	char *s = xstrdup(spec), *p, *at, *colon, *semi, *plus;
+
+	memset(pp, 0, sizeof(*pp));
+	pp->rel_line = -1;
+	semi = strchr(s, ';');
+	if (semi) {
+		*semi = '\0';
+		if (!semi[1]) {
+			pr_err("Error: empty lazy pattern in '%s'\n", spec);
+			goto bad;
+		}
+		pp->lazy = xstrdup(semi + 1);
+	}
+	p = strstr(s, "%return");
+	if (p) {
+		if (p[7]) {
+			pr_err("Error: junk after %%return in '%s'\n", spec);
+			goto bad;
+		}
+		*p = '\0';
+		pp->retprobe = true;
+	}
+	colon = strchr(s, ':');
+	if (colon) {
+		*colon = '\0';
+		if (!all_digits(colon + 1)) {
+			pr_err("Error: bad line number in '%s'\n", spec);
+			goto bad;
+		}
+	}
+	/* FILE:LINE when the part before ':' looks like a file */
+	if (colon && (strchr(s, '.') || strchr(s, '/')) && !strchr(s, '@')) {
+		pp->file = xstrdup(s);
+		pp->line = atoi(colon + 1);
+		if (pp->line <= 0) {
+			pr_err("Error: bad line number in '%s'\n", spec);
+			goto bad;
+		}
+		if (pp->retprobe || pp->lazy) {
+			pr_err("Error: %%return and ;PATTERN need a function: '%s'\n", spec);
+			goto bad;
+		}
+		free(s);
+		return 0;
+	}
+	if (colon)
+		pp->rel_line = atoi(colon + 1);
+	at = strchr(s, '@');
+	if (at) {
+		*at = '\0';
+		pp->file = xstrdup(at + 1);
+	}
+	plus = strchr(s, '+');
+	if (plus) {
+		char *end;
+
+		*plus = '\0';
+		errno = 0;
+		pp->offset = strtoull(plus + 1, &end, 0);
+		if (*end || end == plus + 1 || errno) {
+			pr_err("Error: bad offset in '%s'\n", spec);
+			goto bad;
+		}
+		pp->has_offset = true;
+	}
+	if (!*s) {
+		pr_err("Error: no function in '%s'\n", spec);
+		goto bad;
+	}
+	for (p = s; *p; p++)
+		if (!(*p == '_' || *p == '.' || (*p >= '0' && *p <= '9') ||
+		      ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z'))) {
+			pr_err("Error: '%s' is not a function name\n", s);
+			goto bad;
+		}
+	if ((pp->rel_line >= 0) + pp->has_offset + !!pp->lazy > 1 ||
+	    (pp->retprobe && (pp->rel_line >= 0 || pp->lazy))) {
+		pr_err("Error: '%s' combines :LINE, +OFF, ;PATTERN or %%return\n", spec);
+		goto bad;
+	}
+	pp->function = xstrdup(s);
+	free(s);
+	return 0;
+bad:
+	free(s);
+	probe_point__exit(pp);
+	return -1;
+}
+
+/* ---- the debug session ---- */
+
+struct pf_session {
+	const char *binary;
+	char *debugfile;
+	int dfd;
+	Dwarf *dw;
+	struct symsrc ss;            /* the binary: segments, .eh_frame */
+	bool ss_open;
+	Dwarf_CFI *cfi_debug, *cfi_eh;
+	struct dso_segment *segs;
+	size_t nsegs;
+};
+
+static void session__close(struct pf_session *s)
+{
+	if (s->dw)
+		dwarf_end(s->dw);
+	if (s->dfd >= 0)
+		close(s->dfd);
+	if (s->ss_open)
+		symsrc__close(&s->ss);
+	free(s->segs);
+	free(s->debugfile);
+}
+
+static int session__open(struct pf_session *s, const char *binary)
+{
+	memset(s, 0, sizeof(*s));
+	s->dfd = -1;
+	s->binary = binary;
+	if (symsrc__open(&s->ss, binary) < 0) {
+		pr_err("%s: cannot open as ELF\n", binary);
+		return -1;
+	}
+	s->ss_open = true;
+	s->nsegs = symsrc__read_segments(&s->ss, &s->segs);
+	s->debugfile = debuginfo__find(binary);
+	if (!s->debugfile) {
+		pr_err("Error: no debuginfo for %s (looked in the binary, /usr/lib/debug/.build-id, "
+		       ".gnu_debuglink, %s.debug and the build-id cache); a probe cached with "
+		       "--cache where debuginfo exists can be used with %%NAME\n", binary, binary);
+		session__close(s);
+		return -1;
+	}
+	s->dfd = open(s->debugfile, O_RDONLY | O_CLOEXEC);
+	if (s->dfd >= 0)
+		s->dw = dwarf_begin(s->dfd, DWARF_C_READ);
+	if (!s->dw) {
+		pr_err("%s: cannot read DWARF: %s\n", s->debugfile, dwarf_errmsg(-1));
+		session__close(s);
+		return -1;
+	}
+	s->cfi_debug = dwarf_getcfi(s->dw);
+	s->cfi_eh = dwarf_getcfi_elf(s->ss.elf);
+	return 0;
+}
+
+/* file offset of a virtual address in an executable segment-relative way */
+static int session__offset(const struct pf_session *s, uint64_t addr, uint64_t *off)
+{
+	for (size_t i = 0; i < s->nsegs; i++)
+		if (addr >= s->segs[i].vaddr && addr - s->segs[i].vaddr < s->segs[i].filesz) {
+			*off = addr - s->segs[i].vaddr + s->segs[i].offset;
+			return 0;
+		}
+	return -1;
+}
+
+/* vaddr - file offset of the segment holding @addr: @+OFF fetches are relative to it */
+static int session__bias(const struct pf_session *s, uint64_t addr, uint64_t *bias)
+{
+	for (size_t i = 0; i < s->nsegs; i++)
+		if (addr >= s->segs[i].vaddr && addr - s->segs[i].vaddr < s->segs[i].filesz) {
+			*bias = s->segs[i].vaddr - s->segs[i].offset;
+			return 0;
+		}
+	return -1;
+}
+
+/* ---- function instances ---- */
+
+struct instance {
+	Dwarf_Die die, cu;
+	uint64_t entry;
+	bool inlined;
+	int decl_line;
+	const char *decl_file;
+};
+
+struct instances {
+	struct instance *v;
+	size_t nr;
+};
+
+static bool file_matches(const char *path, const char *want)
+{
+	size_t lp, lw;
+
+	if (!want)
+		return true;
+	if (!path)
+		return false;
+	lp = strlen(path);
+	lw = strlen(want);
+	if (lp < lw || strcmp(path + lp - lw, want))
+		return false;
+	return lp == lw || want[0] == '/' || path[lp - lw - 1] == '/';
+}
+
+static bool die_has_pc(Dwarf_Die *d)
+{
+	return dwarf_hasattr(d, DW_AT_low_pc) || dwarf_hasattr(d, DW_AT_ranges) ||
+	       dwarf_hasattr(d, DW_AT_entry_pc);
+}
+
+static void collect(Dwarf_Die *parent, Dwarf_Die *cu, const char *func, const char *file,
+		    struct instances *out)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(parent, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		const char *name;
+
+		if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine &&
+		    tag != DW_TAG_lexical_block && tag != DW_TAG_namespace)
+			continue;
+		name = dwarf_diename(&child);
+		if ((tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) && name &&
+		    (!func || !strcmp(name, func)) && die_has_pc(&child) &&
+		    file_matches(dwarf_decl_file(&child), file)) {
+			struct instance in = { .die = child, .cu = *cu };
+			Dwarf_Addr e;
+
+			if (dwarf_entrypc(&child, &e) == 0) {
+				in.entry = e;
+				in.inlined = tag == DW_TAG_inlined_subroutine;
+				dwarf_decl_line(&child, &in.decl_line);
+				in.decl_file = dwarf_decl_file(&child);
+				out->v = xrealloc(out->v, (out->nr + 1) * sizeof(*out->v));
+				out->v[out->nr++] = in;
+			}
+		}
+		collect(&child, cu, func, file, out);
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static void find_instances(struct pf_session *s, const char *func, const char *file,
+			   struct instances *out)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	memset(out, 0, sizeof(*out));
+	while (dwarf_nextcu(s->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+
+		if (dwarf_offdie(s->dw, off + hsize, &cu))
+			collect(&cu, &cu, func, file, out);
+		off = next;
+	}
+}
+
+static bool in_ranges(Dwarf_Die *die, uint64_t addr)
+{
+	Dwarf_Addr base, start, end;
+	ptrdiff_t o = 0;
+
+	while ((o = dwarf_ranges(die, o, &base, &start, &end)) > 0)
+		if (addr >= start && addr < end)
+			return true;
+	return false;
+}
+
+/*
+ * The addresses where a statement of FILE:LINE starts, within @die's ranges
+ * (any function when NULL): the first is_stmt row of each run of rows of
+ * that line. Several rows of one line in a row (views, column changes) are
+ * one execution.
+ */
+static size_t line_addrs(Dwarf_Die *cu, Dwarf_Die *die, const char *file, int line,
+			 uint64_t **addrs)
+{
+	Dwarf_Lines *lines;
+	size_t n, nr = 0;
+	bool in_run = false, run_has_stmt = false, have_fallback = false;
+	uint64_t first_any = 0, fallback = 0;
+
+	*addrs = NULL;
+	if (dwarf_getsrclines(cu, &lines, &n) != 0)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Addr a;
+		int ln;
+		bool stmt = false, endseq = false, match;
+		const char *src;
+
+		if (!l || dwarf_lineaddr(l, &a) || dwarf_lineno(l, &ln))
+			continue;
+		dwarf_linebeginstatement(l, &stmt);
+		dwarf_lineendsequence(l, &endseq);
+		src = dwarf_linesrc(l, NULL, NULL);
+		match = !endseq && ln == line && file_matches(src, file) &&
+			(!die || in_ranges(die, a));
+		if (!match) {
+			if (in_run && !run_has_stmt && !have_fallback) {
+				have_fallback = true;
+				fallback = first_any;
+			}
+			in_run = false;
+			continue;
+		}
+		if (!in_run) {
+			in_run = true;
+			run_has_stmt = false;
+			first_any = a;
+		}
+		if (stmt && !run_has_stmt) {
+			run_has_stmt = true;
+			if (!nr || (*addrs)[nr - 1] != a) {
+				*addrs = xrealloc(*addrs, (nr + 1) * sizeof(**addrs));
+				(*addrs)[nr++] = a;
+			}
+		}
+	}
+	if (in_run && !run_has_stmt && !have_fallback) {
+		have_fallback = true;
+		fallback = first_any;
+	}
+	/* a line whose rows are none is_stmt (scheduled code): its first address */
+	if (!nr && have_fallback) {
+		*addrs = xmalloc(sizeof(**addrs));
+		(*addrs)[nr++] = fallback;
+	}
+	return nr;
+}
+
+/*
+ * Where the body of a function starts: the first row after the entry
+ * whose line differs from the entry's (the opening brace at -O0); the
+ * entry itself when that row is at the entry address (optimised code).
+ */
+static uint64_t after_prologue(struct instance *in)
+{
+	Dwarf_Lines *lines;
+	size_t n;
+	int entry_line = -1;
+	uint64_t end = in->entry;
+
+	if (dwarf_getsrclines(&in->cu, &lines, &n) != 0)
+		return in->entry;
+	for (size_t i = 0; i < n; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Addr a;
+		int ln;
+
+		if (!l || dwarf_lineaddr(l, &a) || dwarf_lineno(l, &ln) || a < in->entry)
+			continue;
+		if (!in_ranges(&in->die, a))
+			break;
+		if (entry_line < 0) {
+			if (a != in->entry)
+				break;
+			entry_line = ln;
+			continue;
+		}
+		if (ln != entry_line) {
+			end = a;
+			break;
+		}
+	}
+	return end;
+}
+
+/* ---- types ---- */
+
+static Dwarf_Die *strip_cv(Dwarf_Die *t, Dwarf_Die *buf)
+{
+	Dwarf_Attribute a;
+
+	while (t) {
+		int tag = dwarf_tag(t);
+
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
+		    tag != DW_TAG_restrict_type && tag != DW_TAG_atomic_type)
+			return t;
+		if (!dwarf_attr_integrate(t, DW_AT_type, &a) || !dwarf_formref_die(&a, buf))
+			return NULL;  /* void */
+		t = buf;
+	}
+	return NULL;
+}
+
+static bool die_type(Dwarf_Die *d, Dwarf_Die *out)
+{
+	Dwarf_Attribute a;
+
+	return dwarf_attr_integrate(d, DW_AT_type, &a) && dwarf_formref_die(&a, out);
+}
+
+/* "int", "char*", "struct point", "const char*" for -V */
+static char *type_name(Dwarf_Die *t)
+{
+	Dwarf_Die sub;
+	const char *n;
+	char *inner, *r;
+
+	if (!t)
+		return xstrdup("void");
+	n = dwarf_diename(t);
+	switch (dwarf_tag(t)) {
+	case DW_TAG_pointer_type:
+		inner = type_name(die_type(t, &sub) ? &sub : NULL);
+		r = xasprintf("%s*", inner);
+		free(inner);
+		return r;
+	case DW_TAG_const_type:
+	case DW_TAG_volatile_type:
+		inner = type_name(die_type(t, &sub) ? &sub : NULL);
+		r = xasprintf("%s %s", dwarf_tag(t) == DW_TAG_const_type ? "const" : "volatile", inner);
+		free(inner);
+		return r;
+	case DW_TAG_structure_type:
+		return xasprintf("struct %s", n ? n : "(anon)");
+	case DW_TAG_union_type:
+		return xasprintf("union %s", n ? n : "(anon)");
+	case DW_TAG_enumeration_type:
+		return xasprintf("enum %s", n ? n : "(anon)");
+	case DW_TAG_array_type: {
+		Dwarf_Die sr;
+		Dwarf_Word cnt = 0;
+		Dwarf_Attribute a;
+
+		inner = type_name(die_type(t, &sub) ? &sub : NULL);
+		if (dwarf_child(t, &sr) == 0 && dwarf_attr(&sr, DW_AT_upper_bound, &a) &&
+		    dwarf_formudata(&a, &cnt) == 0)
+			r = xasprintf("%s[%" PRIu64 "]", inner, (uint64_t)cnt + 1);
+		else
+			r = xasprintf("%s[]", inner);
+		free(inner);
+		return r;
+	}
+	default:
+		return xstrdup(n ? n : "(unknown)");
+	}
+}
+
+/* fetch type of a scalar: s32, u64 ...; NULL for aggregates */
+static const char *scalar_type(Dwarf_Die *t, int *size)
+{
+	static const char *const st[] = { "s8", "s16", "s32", "s64" };
+	static const char *const ut[] = { "u8", "u16", "u32", "u64" };
+	Dwarf_Die buf;
+	Dwarf_Attribute a;
+	Dwarf_Word enc = 0;
+	int sz, idx;
+
+	t = strip_cv(t, &buf);
+	if (!t)
+		return NULL;
+	switch (dwarf_tag(t)) {
+	case DW_TAG_pointer_type:
+		*size = 8;
+		return "u64";
+	case DW_TAG_base_type:
+	case DW_TAG_enumeration_type:
+		break;
+	default:
+		return NULL;
+	}
+	sz = dwarf_bytesize(t);
+	switch (sz) {
+	case 1: idx = 0; break;
+	case 2: idx = 1; break;
+	case 4: idx = 2; break;
+	case 8: idx = 3; break;
+	default: return NULL;
+	}
+	*size = sz;
+	if (dwarf_attr_integrate(t, DW_AT_encoding, &a))
+		dwarf_formudata(&a, &enc);
+	if (dwarf_tag(t) == DW_TAG_enumeration_type)
+		enc = DW_ATE_signed;
+	if (enc == DW_ATE_float)
+		return idx == 2 ? "x32" : idx == 3 ? "x64" : NULL;
+	return enc == DW_ATE_signed || enc == DW_ATE_signed_char ? st[idx] : ut[idx];
+}
+
+/* ---- symbolic evaluation of locations ---- */
+
+enum sv_kind { SV_REG, SV_FETCH, SV_FILE, SV_CONST };
+
+/* a DWARF stack value: REG: %reg + k; FETCH: (value of fetch) + k; FILE: file address + k */
+struct sv {
+	enum sv_kind kind;
+	int reg;
+	char *fetch;
+	int64_t k;
+};
+
+enum loc_kind { LOC_MEM, LOC_REG, LOC_VALUE, LOC_IMM, LOC_PIECES, LOC_NONE };
+
+struct piece;
+
+/* where a variable (or part of it) is */
+struct loc {
+	enum loc_kind kind;
+	struct sv addr;          /* MEM: address */
+	int reg;                 /* REG */
+	int bitoff;              /* REG: bits of the register below the value */
+	char *value;             /* VALUE: fetcharg giving the value */
+	uint64_t imm;            /* IMM */
+	struct piece *pieces;
+	size_t npieces;
+};
+
+struct piece {
+	struct loc loc;
+	uint64_t size;           /* bytes */
+};
+
+static void loc_exit(struct loc *l)
+{
+	free(l->addr.fetch);
+	free(l->value);
+	for (size_t i = 0; i < l->npieces; i++)
+		loc_exit(&l->pieces[i].loc);
+	free(l->pieces);
+	memset(l, 0, sizeof(*l));
+}
+
+static struct sv sv_dup(const struct sv *v)
+{
+	struct sv r = *v;
+
+	r.fetch = v->fetch ? xstrdup(v->fetch) : NULL;
+	return r;
+}
+
+/* the fetcharg reading memory at address @v */
+static char *deref(const struct sv *v, uint64_t bias)
+{
+	switch (v->kind) {
+	case SV_REG:
+		return xasprintf("%s%" PRId64 "(%%%s)", v->k >= 0 ? "+" : "", v->k, reg_name(v->reg));
+	case SV_FETCH:
+		return xasprintf("%s%" PRId64 "(%s)", v->k >= 0 ? "+" : "", v->k, v->fetch);
+	case SV_FILE:
+		return xasprintf("@+0x%" PRIx64, (uint64_t)v->k - bias);
+	default:
+		return NULL;
+	}
+}
+
+struct eval_ctx {
+	struct pf_session *s;
+	uint64_t addr;           /* probe address */
+	Dwarf_Die *frame_fn;     /* out-of-line function (frame base) */
+	uint64_t bias;
+	char *why;               /* reason of refusal */
+};
+
+static const char *op_name(unsigned int atom)
+{
+	const char *n = NULL;
+
+	switch (atom) {
+	case DW_OP_plus: n = "+"; break;
+	case DW_OP_minus: n = "-"; break;
+	case DW_OP_mul: n = "*"; break;
+	case DW_OP_and: n = "&"; break;
+	case DW_OP_or: n = "|"; break;
+	case DW_OP_xor: n = "^"; break;
+	case DW_OP_shl: n = "<<"; break;
+	case DW_OP_shr: n = ">>"; break;
+	case DW_OP_shra: n = ">>"; break;
+	case DW_OP_div: n = "/"; break;
+	case DW_OP_mod: n = "%"; break;
+	}
+	return n;
+}
+
+static char *sv_text(const struct sv *v)
+{
+	switch (v->kind) {
+	case SV_REG:
+		return v->k ? xasprintf("%%%s %c %" PRId64, reg_name(v->reg), v->k < 0 ? '-' : '+',
+					v->k < 0 ? -v->k : v->k) : xasprintf("%%%s", reg_name(v->reg));
+	case SV_FETCH:
+		return v->k ? xasprintf("%s + %" PRId64, v->fetch, v->k) : xstrdup(v->fetch);
+	case SV_FILE:
+		return xasprintf("&0x%" PRIx64, (uint64_t)v->k);
+	default:
+		return xasprintf("%" PRId64, v->k);
+	}
+}
+
+static int frame_base(struct eval_ctx *c, struct sv *out);
+
+/* Evaluates one piece-free expression. 0, or -1 with c->why. */
+static int eval_simple(struct eval_ctx *c, Dwarf_Op *ops, size_t n, struct loc *out)
+{
+	struct sv st[16];
+	size_t sp = 0;
+	int ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (n == 0) {
+		out->kind = LOC_NONE;
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		unsigned int a = ops[i].atom;
+
+		if (sp >= ARRAY_SIZE(st) - 1) {
+			c->why = xstrdup("a DWARF expression too deep");
+			goto out;
+		}
+		if ((a >= DW_OP_reg0 && a <= DW_OP_reg31) || a == DW_OP_regx) {
+			unsigned int r = a == DW_OP_regx ? (unsigned int)ops[i].number : a - DW_OP_reg0;
+
+			if (!reg_name(r)) {
+				c->why = xasprintf("in DWARF register %u, which uprobes cannot read", r);
+				goto out;
+			}
+			if (i + 1 != n) {
+				c->why = xstrdup("a register location followed by more DWARF operations");
+				goto out;
+			}
+			out->kind = LOC_REG;
+			out->reg = (int)r;
+			ret = 0;
+			goto out;
+		}
+		if ((a >= DW_OP_breg0 && a <= DW_OP_breg31) || a == DW_OP_bregx) {
+			unsigned int r = a == DW_OP_bregx ? (unsigned int)ops[i].number : a - DW_OP_breg0;
+			int64_t k = (int64_t)(a == DW_OP_bregx ? ops[i].number2 : ops[i].number);
+
+			if (!reg_name(r)) {
+				c->why = xasprintf("based on DWARF register %u, which uprobes cannot read", r);
+				goto out;
+			}
+			st[sp++] = (struct sv){ .kind = SV_REG, .reg = (int)r, .k = k };
+			continue;
+		}
+		if (a >= DW_OP_lit0 && a <= DW_OP_lit31) {
+			st[sp++] = (struct sv){ .kind = SV_CONST, .k = a - DW_OP_lit0 };
+			continue;
+		}
+		switch (a) {
+		case DW_OP_const1u: case DW_OP_const2u: case DW_OP_const4u: case DW_OP_const8u:
+		case DW_OP_const1s: case DW_OP_const2s: case DW_OP_const4s: case DW_OP_const8s:
+		case DW_OP_constu: case DW_OP_consts:
+			st[sp++] = (struct sv){ .kind = SV_CONST, .k = (int64_t)ops[i].number };
+			continue;
+		case DW_OP_addr:
+			st[sp++] = (struct sv){ .kind = SV_FILE, .k = (int64_t)ops[i].number };
+			continue;
+		case DW_OP_fbreg: {
+			struct sv fb;
+
+			if (frame_base(c, &fb) < 0)
+				goto out;
+			fb.k += (int64_t)ops[i].number;
+			st[sp++] = fb;
+			continue;
+		}
+		case DW_OP_call_frame_cfa:
+			if (frame_base(c, &st[sp]) < 0)
+				goto out;
+			sp++;
+			continue;
+		case DW_OP_plus_uconst:
+			if (!sp)
+				break;
+			st[sp - 1].k += (int64_t)ops[i].number;
+			continue;
+		case DW_OP_deref: {
+			char *f;
+
+			if (!sp || st[sp - 1].kind == SV_CONST) {
+				c->why = xstrdup("read through a constant address");
+				goto out;
+			}
+			f = deref(&st[sp - 1], c->bias);
+			free(st[sp - 1].fetch);
+			st[sp - 1] = (struct sv){ .kind = SV_FETCH, .fetch = f };
+			continue;
+		}
+		case DW_OP_plus:
+		case DW_OP_minus:
+			if (sp < 2)
+				break;
+			if (st[sp - 1].kind == SV_CONST ||
+			    (a == DW_OP_plus && st[sp - 2].kind == SV_CONST)) {
+				struct sv x = st[sp - 2], y = st[sp - 1];
+
+				if (x.kind == SV_CONST) {
+					struct sv t = x;
+
+					x = y;
+					y = t;
+				}
+				x.k += a == DW_OP_plus ? y.k : -y.k;
+				sp -= 2;
+				st[sp++] = x;
+				continue;
+			}
+			/* two run-time values */
+			/* fall through */
+		default: {
+			const char *on = op_name(a);
+
+			if (a == DW_OP_entry_value || a == DW_OP_GNU_entry_value) {
+				c->why = xstrdup("known only as its value at function entry "
+						 "(DW_OP_entry_value), which uprobes cannot fetch here");
+			} else if (a == DW_OP_GNU_parameter_ref) {
+				c->why = xstrdup("known only through the caller (DW_OP_GNU_parameter_ref)");
+			} else if (on && sp >= 2) {
+				char *x = sv_text(&st[sp - 2]), *y = sv_text(&st[sp - 1]);
+
+				c->why = xasprintf("computed as (%s %s %s), which uprobes cannot evaluate",
+						   x, on, y);
+				free(x);
+				free(y);
+			} else {
+				c->why = xasprintf("computed by DWARF operation 0x%x, which uprobes cannot "
+						   "evaluate", a);
+			}
+			goto out;
+		}
+		}
+		c->why = xasprintf("a malformed DWARF expression (op 0x%x)", a);
+		goto out;
+	}
+	if (!sp) {
+		c->why = xstrdup("an empty DWARF expression");
+		goto out;
+	}
+	ret = 0;
+	{
+		struct sv *top = &st[sp - 1];
+
+		out->kind = LOC_MEM;
+		out->addr = sv_dup(top);
+	}
+out:
+	for (size_t i = 0; i < sp; i++)
+		free(st[i].fetch);
+	return ret;
+}
+
+/* frame base of c->frame_fn at c->addr as "register + k" */
+static int frame_base(struct eval_ctx *c, struct sv *out)
+{
+	Dwarf_Attribute a;
+	Dwarf_Op *ops;
+	size_t n;
+
+	if (!c->frame_fn || !dwarf_attr(c->frame_fn, DW_AT_frame_base, &a) ||
+	    dwarf_getlocation_addr(&a, c->addr, &ops, &n, 1) <= 0 || n != 1) {
+		c->why = xstrdup("relative to a frame base that is unknown here");
+		return -1;
+	}
+	if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg15) {
+		*out = (struct sv){ .kind = SV_REG, .reg = ops[0].atom - DW_OP_breg0,
+				    .k = (int64_t)ops[0].number };
+		return 0;
+	}
+	if (ops[0].atom >= DW_OP_reg0 && ops[0].atom <= DW_OP_reg15) {
+		*out = (struct sv){ .kind = SV_REG, .reg = ops[0].atom - DW_OP_reg0 };
+		return 0;
+	}
+	if (ops[0].atom == DW_OP_call_frame_cfa) {
+		Dwarf_CFI *cfis[2] = { c->s->cfi_debug, c->s->cfi_eh };
+
+		for (int i = 0; i < 2; i++) {
+			Dwarf_Frame *fr;
+			Dwarf_Op *cops;
+			size_t cn;
+
+			if (!cfis[i] || dwarf_cfi_addrframe(cfis[i], c->addr, &fr) != 0)
+				continue;
+			/* libdw gives a register + offset rule as DW_OP_bregx REG OFF */
+			if (dwarf_frame_cfa(fr, &cops, &cn) == 0 && cn == 1 &&
+			    ((cops[0].atom >= DW_OP_breg0 && cops[0].atom <= DW_OP_breg15) ||
+			     (cops[0].atom == DW_OP_bregx && reg_name((unsigned int)cops[0].number)))) {
+				bool x = cops[0].atom == DW_OP_bregx;
+
+				*out = (struct sv){ .kind = SV_REG,
+						    .reg = x ? (int)cops[0].number : cops[0].atom - DW_OP_breg0,
+						    .k = (int64_t)(x ? cops[0].number2 : cops[0].number) };
+				free(fr);
+				return 0;
+			}
+			free(fr);
+		}
+		c->why = xstrdup("relative to the CFA, which the CFI does not give as register + offset here");
+		return -1;
+	}
+	c->why = xstrdup("relative to a frame base expression uprobes cannot evaluate");
+	return -1;
+}
+
+/* value-producing expressions end with DW_OP_stack_value */
+static int eval_expr(struct eval_ctx *c, Dwarf_Op *ops, size_t n, struct loc *out)
+{
+	bool value = n && ops[n - 1].atom == DW_OP_stack_value;
+
+	if (eval_simple(c, ops, value ? n - 1 : n, out) < 0)
+		return -1;
+	if (value && out->kind == LOC_REG) {
+		c->why = xstrdup("a malformed DWARF expression (register then DW_OP_stack_value)");
+		loc_exit(out);
+		return -1;
+	}
+	if (!value || out->kind != LOC_MEM)
+		return 0;
+	{
+		struct sv v = out->addr;
+
+		out->addr.fetch = NULL;
+		loc_exit(out);
+		if (v.kind == SV_CONST) {
+			out->kind = LOC_IMM;
+			out->imm = (uint64_t)v.k;
+		} else if (v.kind == SV_REG && v.k == 0) {
+			out->kind = LOC_REG;
+			out->reg = v.reg;
+		} else if (v.kind == SV_FETCH && v.k == 0) {
+			out->kind = LOC_VALUE;
+			out->value = v.fetch;
+			v.fetch = NULL;
+		} else {
+			char *t = sv_text(&v);
+
+			c->why = v.kind == SV_FILE ?
+				xasprintf("the address 0x%" PRIx64 " itself (a constant pointer), which uprobes "
+					  "cannot relocate", (uint64_t)v.k) :
+				xasprintf("computed as (%s), which uprobes cannot evaluate", t);
+			free(t);
+			free(v.fetch);
+			return -1;
+		}
+		free(v.fetch);
+	}
+	return 0;
+}
+
+/* A full location expression, pieces included. */
+static int eval_location(struct eval_ctx *c, Dwarf_Attribute *attr, Dwarf_Op *ops, size_t n,
+			 struct loc *out)
+{
+	size_t start = 0;
+	bool has_piece = false;
+
+	for (size_t i = 0; i < n; i++)
+		if (ops[i].atom == DW_OP_piece || ops[i].atom == DW_OP_bit_piece)
+			has_piece = true;
+	if (!has_piece) {
+		if (n >= 1 && ops[0].atom == DW_OP_implicit_value) {
+			Dwarf_Block b;
+
+			memset(out, 0, sizeof(*out));
+			if (dwarf_getlocation_implicit_value(attr, &ops[0], &b) != 0 || b.length > 8) {
+				c->why = xstrdup("an implicit value larger than 8 bytes");
+				return -1;
+			}
+			out->kind = LOC_IMM;
+			for (size_t i = 0; i < b.length; i++)
+				out->imm |= (uint64_t)b.data[i] << (8 * i);
+			return 0;
+		}
+		return eval_expr(c, ops, n, out);
+	}
+	memset(out, 0, sizeof(*out));
+	out->kind = LOC_PIECES;
+	for (size_t i = 0; i < n; i++) {
+		struct piece p = { 0 };
+
+		if (ops[i].atom != DW_OP_piece && ops[i].atom != DW_OP_bit_piece)
+			continue;
+		if (ops[i].atom == DW_OP_bit_piece) {
+			c->why = xstrdup("split into bit pieces");
+			loc_exit(out);
+			return -1;
+		}
+		p.size = ops[i].number;
+		if (i - start >= 1 && ops[start].atom == DW_OP_implicit_value) {
+			Dwarf_Block b;
+
+			p.loc.kind = LOC_IMM;
+			if (dwarf_getlocation_implicit_value(attr, &ops[start], &b) == 0 && b.length <= 8)
+				for (size_t j = 0; j < b.length; j++)
+					p.loc.imm |= (uint64_t)b.data[j] << (8 * j);
+			else
+				p.loc.kind = LOC_NONE;
+		} else if (eval_expr(c, ops + start, i - start, &p.loc) < 0) {
+			/* an unusable piece only matters if it is read */
+			free(c->why);
+			c->why = NULL;
+			p.loc.kind = LOC_NONE;
+		}
+		out->pieces = xrealloc(out->pieces, (out->npieces + 1) * sizeof(*out->pieces));
+		out->pieces[out->npieces++] = p;
+		start = i + 1;
+	}
+	return 0;
+}
+
+/* The location of variable @var at c->addr; LOC_NONE when optimised out. */
+static int var_location(struct eval_ctx *c, Dwarf_Die *var, struct loc *out)
+{
+	Dwarf_Attribute a;
+	Dwarf_Op *ops;
+	size_t n;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if (dwarf_attr(var, DW_AT_const_value, &a)) {
+		Dwarf_Word u;
+		Dwarf_Sword sv;
+		Dwarf_Block b;
+
+		out->kind = LOC_IMM;
+		if (dwarf_whatform(&a) == DW_FORM_sdata && dwarf_formsdata(&a, &sv) == 0)
+			out->imm = (uint64_t)sv;
+		else if (dwarf_formudata(&a, &u) == 0)
+			out->imm = u;
+		else if (dwarf_formblock(&a, &b) == 0 && b.length <= 8)
+			for (size_t i = 0; i < b.length; i++)
+				out->imm |= (uint64_t)b.data[i] << (8 * i);
+		else {
+			c->why = xstrdup("a constant larger than 8 bytes");
+			return -1;
+		}
+		return 0;
+	}
+	if (!dwarf_attr(var, DW_AT_location, &a)) {
+		out->kind = LOC_NONE;
+		return 0;
+	}
+	r = dwarf_getlocation_addr(&a, c->addr, &ops, &n, 1);
+	if (r < 0) {
+		c->why = xasprintf("a location libdw cannot read: %s", dwarf_errmsg(-1));
+		return -1;
+	}
+	if (r == 0 || n == 0) {
+		out->kind = LOC_NONE;
+		return 0;
+	}
+	return eval_location(c, &a, ops, n, out);
+}
+
+/* ---- argument expressions ---- */
+
+struct val {
+	struct loc loc;
+	Dwarf_Die type;         /* unstripped */
+	bool has_type;
+};
+
+static int member_of(Dwarf_Die *st, const char *name, Dwarf_Die *mem, uint64_t *off)
+{
+	Dwarf_Die c;
+
+	if (dwarf_child(st, &c) != 0)
+		return -1;
+	do {
+		const char *n;
+		Dwarf_Attribute a;
+		Dwarf_Word o = 0;
+
+		if (dwarf_tag(&c) != DW_TAG_member)
+			continue;
+		n = dwarf_diename(&c);
+		if (!n) {
+			/* anonymous struct/union member: look inside */
+			Dwarf_Die t, tb, *tt;
+			uint64_t inner;
+
+			if (die_type(&c, &t) && (tt = strip_cv(&t, &tb)) &&
+			    member_of(tt, name, mem, &inner) == 0) {
+				if (dwarf_attr(&c, DW_AT_data_member_location, &a))
+					dwarf_formudata(&a, &o);
+				*off = o + inner;
+				return 0;
+			}
+			continue;
+		}
+		if (strcmp(n, name))
+			continue;
+		if (dwarf_hasattr(&c, DW_AT_bit_size))
+			return -2;
+		if (dwarf_attr(&c, DW_AT_data_member_location, &a) && dwarf_formudata(&a, &o) != 0)
+			return -1;
+		*mem = c;
+		*off = o;
+		return 0;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return -1;
+}
+
+/* moves an lvalue @byte bytes further (member, element) and narrows it */
+static int loc_advance(struct loc *l, uint64_t byte, uint64_t size, const char *what, char **why)
+{
+	switch (l->kind) {
+	case LOC_MEM:
+		l->addr.k += (int64_t)byte;
+		return 0;
+	case LOC_REG:
+		if (byte + size > 8) {
+			*why = xasprintf("%s lies beyond the register holding it", what);
+			return -1;
+		}
+		l->bitoff += (int)(byte * 8);
+		return 0;
+	case LOC_IMM:
+		l->imm >>= byte * 8;
+		if (size < 8)
+			l->imm &= (1ULL << (size * 8)) - 1;
+		return 0;
+	case LOC_PIECES: {
+		uint64_t at = 0;
+
+		for (size_t i = 0; i < l->npieces; i++) {
+			struct piece *p = &l->pieces[i];
+
+			if (byte >= at && byte + size <= at + p->size) {
+				struct loc sub = p->loc;
+
+				if (sub.kind == LOC_NONE) {
+					*why = xasprintf("%s is optimised out here", what);
+					return -1;
+				}
+				p->loc = (struct loc){ .kind = LOC_NONE };
+				loc_exit(l);
+				*l = sub;
+				return loc_advance(l, byte - at, size, what, why);
+			}
+			at += p->size;
+		}
+		*why = xasprintf("%s is not in one piece of its register-held struct", what);
+		return -1;
+	}
+	case LOC_VALUE:
+		if (byte == 0)
+			return 0;
+		*why = xasprintf("%s is part of a computed value uprobes cannot split", what);
+		return -1;
+	default:
+		*why = xasprintf("%s is optimised out here", what);
+		return -1;
+	}
+}
+
+/* the fetcharg giving the value of a pointer-sized scalar location */
+static char *loc_value(const struct loc *l, uint64_t bias, char **why, const char *what)
+{
+	switch (l->kind) {
+	case LOC_MEM:
+		return deref(&l->addr, bias);
+	case LOC_REG:
+		if (l->bitoff) {
+			*why = xasprintf("%s is a pointer in the upper bits of %%%s", what, reg_name(l->reg));
+			return NULL;
+		}
+		return xasprintf("%%%s", reg_name(l->reg));
+	case LOC_VALUE:
+		return xstrdup(l->value);
+	case LOC_IMM:
+		*why = xasprintf("%s is the constant 0x%" PRIx64 ", not an address uprobes can follow",
+				 what, l->imm);
+		return NULL;
+	default:
+		*why = xasprintf("%s is optimised out here", what);
+		return NULL;
+	}
+}
+
+struct arg_out {
+	char *fetch;             /* "+8(%di)" */
+	char *type;              /* "s64", "string", user's cast */
+	char *name;              /* default name: the last member/variable name */
+};
+
+static bool find_var(Dwarf_Die *scopes, int nscopes, int fn_idx, const char *name, Dwarf_Die *out)
+{
+	for (int i = 0; i < nscopes; i++) {
+		Dwarf_Die c;
+
+		if (i > fn_idx && i != nscopes - 1)
+			continue;       /* the caller's scopes of an inlined copy, up to the CU */
+		if (dwarf_child(&scopes[i], &c) != 0)
+			continue;
+		do {
+			int tag = dwarf_tag(&c);
+			const char *n;
+
+			if (tag != DW_TAG_variable && tag != DW_TAG_formal_parameter)
+				continue;
+			n = dwarf_diename(&c);
+			if (n && !strcmp(n, name)) {
+				*out = c;
+				return true;
+			}
+		} while (dwarf_siblingof(&c, &c) == 0);
+	}
+	return false;
+}
+
+/* a global declared here but defined elsewhere: find a definition with a location */
+static bool find_global_def(struct pf_session *s, const char *name, Dwarf_Die *out)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	while (dwarf_nextcu(s->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu, c;
+
+		if (dwarf_offdie(s->dw, off + hsize, &cu) && dwarf_child(&cu, &c) == 0) {
+			do {
+				const char *n;
+
+				if (dwarf_tag(&c) != DW_TAG_variable || !dwarf_hasattr(&c, DW_AT_location))
+					continue;
+				n = dwarf_diename(&c);
+				if (n && !strcmp(n, name)) {
+					*out = c;
+					return true;
+				}
+			} while (dwarf_siblingof(&c, &c) == 0);
+		}
+		off = next;
+	}
+	return false;
+}
+
+struct site_ctx {
+	struct pf_session *s;
+	uint64_t addr;
+	Dwarf_Die *scopes;
+	int nscopes, fn_idx;     /* fn_idx: the function instance in scopes */
+	Dwarf_Die *frame_fn;
+	const char *where;       /* "compute+0x4" */
+	bool retprobe;
+	Dwarf_Die *func;         /* instance DIE */
+};
+
+static bool valid_cast(const char *t)
+{
+	static const char *const ok[] = { "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64",
+					  "x8", "x16", "x32", "x64", "string", "ustring", NULL };
+
+	for (int i = 0; ok[i]; i++)
+		if (!strcmp(t, ok[i]))
+			return true;
+	return t[0] == 'b' && strchr(t, '@') && strchr(t, '/');
+}
+
+/*
+ * VAR[->F|.F|[N]]... at the site. Fills @o; -1 with a message naming the
+ * expression.
+ */
+static int resolve_expr(struct site_ctx *sc, const char *expr, const char *cast, struct arg_out *o)
+{
+	char name[256];
+	const char *p = expr;
+	size_t nl = strcspn(p, "-.[");
+	Dwarf_Die var;
+	struct eval_ctx ec = { .s = sc->s, .addr = sc->addr, .frame_fn = sc->frame_fn };
+	struct loc l;
+	Dwarf_Die type, tb, *t;
+	bool has_type;
+	char *why = NULL, *f = NULL;
+	const char *last = NULL;
+	int size = 8;
+	const char *st;
+
+	if (nl == 0 || nl >= sizeof(name)) {
+		pr_err("Error: '%s' is not a variable expression\n", expr);
+		return -1;
+	}
+	memcpy(name, p, nl);
+	name[nl] = '\0';
+	p += nl;
+	if (sc->retprobe) {
+		pr_err("Error: '%s' at a return probe: only $retval is known when a function returns\n",
+		       expr);
+		return -1;
+	}
+	if (!find_var(sc->scopes, sc->nscopes, sc->fn_idx, name, &var)) {
+		pr_err("Error: no variable '%s' at %s\n", name, sc->where);
+		return -1;
+	}
+	if (!dwarf_hasattr(&var, DW_AT_location) && !dwarf_hasattr(&var, DW_AT_const_value) &&
+	    dwarf_hasattr(&var, DW_AT_declaration))
+		find_global_def(sc->s, name, &var);
+	session__bias(sc->s, sc->addr, &ec.bias);
+	if (var_location(&ec, &var, &l) < 0) {
+		pr_err("Error: variable '%s' at %s is %s\n", name, sc->where, ec.why);
+		free(ec.why);
+		return -1;
+	}
+	if (l.kind == LOC_NONE) {
+		pr_err("Error: variable '%s' is optimised out at %s\n", name, sc->where);
+		return -1;
+	}
+	has_type = die_type(&var, &type);
+	last = name;
+	while (*p) {
+		char field[256];
+		Dwarf_Die mem;
+		uint64_t off;
+		bool arrow = p[0] == '-' && p[1] == '>';
+
+		t = has_type ? strip_cv(&type, &tb) : NULL;
+		if (!t) {
+			pr_err("Error: '%s': %s has no type to look into\n", expr, last);
+			goto fail;
+		}
+		if (*p == '[') {
+			char *end;
+			long idx = strtol(p + 1, &end, 0);
+			Dwarf_Die et;
+			int esz;
+
+			if (*end != ']' || end == p + 1) {
+				pr_err("Error: bad index in '%s'\n", expr);
+				goto fail;
+			}
+			p = end + 1;
+			if (dwarf_tag(t) != DW_TAG_pointer_type && dwarf_tag(t) != DW_TAG_array_type) {
+				pr_err("Error: '%s': %s is neither an array nor a pointer\n", expr, last);
+				goto fail;
+			}
+			if (!die_type(t, &et)) {
+				pr_err("Error: '%s': element type unknown\n", expr);
+				goto fail;
+			}
+			{
+				Dwarf_Die eb, *es = strip_cv(&et, &eb);
+
+				esz = es ? dwarf_bytesize(es) : -1;
+				if (es && esz < 0 && dwarf_tag(es) == DW_TAG_pointer_type)
+					esz = 8;
+			}
+			if (esz <= 0) {
+				pr_err("Error: '%s': element size unknown\n", expr);
+				goto fail;
+			}
+			if (dwarf_tag(t) == DW_TAG_pointer_type) {
+				f = loc_value(&l, ec.bias, &why, last);
+				if (!f)
+					goto fail_why;
+				loc_exit(&l);
+				l.kind = LOC_MEM;
+				l.addr = (struct sv){ .kind = SV_FETCH, .fetch = f, .k = idx * esz };
+				f = NULL;
+			} else if (loc_advance(&l, (uint64_t)(idx * esz), (uint64_t)esz, last, &why) < 0) {
+				goto fail_why;
+			}
+			type = et;
+			continue;
+		}
+		if (arrow)
+			p += 2;
+		else if (*p == '.')
+			p++;
+		else {
+			pr_err("Error: bad expression '%s'\n", expr);
+			goto fail;
+		}
+		nl = strcspn(p, "-.[");
+		if (!nl || nl >= sizeof(field)) {
+			pr_err("Error: bad member name in '%s'\n", expr);
+			goto fail;
+		}
+		memcpy(field, p, nl);
+		field[nl] = '\0';
+		p += nl;
+		if (arrow) {
+			Dwarf_Die pt;
+
+			if (dwarf_tag(t) != DW_TAG_pointer_type || !die_type(t, &pt)) {
+				pr_err("Error: '%s': %s is not a pointer (use '.')\n", expr, last);
+				goto fail;
+			}
+			f = loc_value(&l, ec.bias, &why, last);
+			if (!f)
+				goto fail_why;
+			loc_exit(&l);
+			l.kind = LOC_MEM;
+			l.addr = (struct sv){ .kind = SV_FETCH, .fetch = f };
+			f = NULL;
+			type = pt;
+			t = strip_cv(&type, &tb);
+		} else if (dwarf_tag(t) == DW_TAG_pointer_type) {
+			pr_err("Error: '%s': %s is a pointer (use '->')\n", expr, last);
+			goto fail;
+		}
+		if (!t || (dwarf_tag(t) != DW_TAG_structure_type && dwarf_tag(t) != DW_TAG_union_type)) {
+			pr_err("Error: '%s': %s is not a struct or union\n", expr, last);
+			goto fail;
+		}
+		{
+			int r = member_of(t, field, &mem, &off);
+			Dwarf_Die mt, mb, *ms;
+			int msz;
+
+			if (r == -2) {
+				pr_err("Error: '%s': %s is a bitfield (not supported)\n", expr, field);
+				goto fail;
+			}
+			if (r < 0) {
+				pr_err("Error: '%s': no member '%s' in %s\n", expr, field, last);
+				goto fail;
+			}
+			if (!die_type(&mem, &mt)) {
+				pr_err("Error: '%s': member %s has no type\n", expr, field);
+				goto fail;
+			}
+			ms = strip_cv(&mt, &mb);
+			msz = ms ? dwarf_bytesize(ms) : -1;
+			if (ms && msz < 0 && dwarf_tag(ms) == DW_TAG_pointer_type)
+				msz = 8;
+			if (msz < 0)
+				msz = 1;
+			last = dwarf_diename(&mem);
+			if (loc_advance(&l, off, (uint64_t)msz, field, &why) < 0)
+				goto fail_why;
+			type = mt;
+		}
+	}
+	o->name = xstrdup(last);
+	t = has_type ? strip_cv(&type, &tb) : NULL;
+	if (cast && (!strcmp(cast, "string") || !strcmp(cast, "ustring"))) {
+		bool arr = t && dwarf_tag(t) == DW_TAG_array_type;
+
+		if (arr && l.kind == LOC_MEM) {
+			/* the string is read at the array's own address */
+			o->fetch = deref(&l.addr, ec.bias);
+		} else if (t && dwarf_tag(t) == DW_TAG_pointer_type) {
+			f = loc_value(&l, ec.bias, &why, last);
+			if (!f)
+				goto fail_why;
+			o->fetch = xasprintf("+0(%s)", f);
+			free(f);
+		} else {
+			pr_err("Error: '%s' is not a char pointer or array: cannot fetch it as a string\n",
+			       expr);
+			goto fail;
+		}
+		o->type = xstrdup(cast);
+		loc_exit(&l);
+		return 0;
+	}
+	st = t ? scalar_type(t, &size) : NULL;
+	if (!st && !cast) {
+		char *tn = type_name(t);
+
+		pr_err("Error: '%s' is a %s: name a member (or cast it, e.g. :x64)\n", expr, tn);
+		free(tn);
+		goto fail;
+	}
+	if (cast)
+		st = cast;
+	switch (l.kind) {
+	case LOC_MEM:
+		o->fetch = deref(&l.addr, ec.bias);
+		break;
+	case LOC_REG:
+		o->fetch = xasprintf("%%%s", reg_name(l.reg));
+		if (l.bitoff) {
+			int bits = size * 8;
+
+			if (st[0] == 's' && !cast) {
+				pr_err("Error: '%s' is a signed %d-bit value in bits %d-%d of %%%s; uprobes fetch "
+				       "such bits unsigned only: add :u%d to fetch them anyway\n", expr, bits,
+				       l.bitoff, l.bitoff + bits - 1, reg_name(l.reg), bits);
+				goto fail;
+			}
+			o->type = xasprintf("b%d@%d/64", bits, l.bitoff);
+			loc_exit(&l);
+			return 0;
+		}
+		break;
+	case LOC_VALUE:
+		o->fetch = xstrdup(l.value);
+		break;
+	case LOC_IMM:
+		o->fetch = xasprintf("\\%" PRIu64, (uint64_t)(size < 8 ? l.imm & ((1ULL << (size * 8)) - 1) : l.imm));
+		break;
+	default:
+		pr_err("Error: '%s' is optimised out at %s\n", expr, sc->where);
+		goto fail;
+	}
+	o->type = xstrdup(st);
+	loc_exit(&l);
+	return 0;
+fail_why:
+	pr_err("Error: '%s' at %s: %s\n", expr, sc->where, why);
+	free(why);
+fail:
+	loc_exit(&l);
+	return -1;
+}
+
+static bool raw_fetcharg(const char *e)
+{
+	return e[0] == '%' || e[0] == '@' || e[0] == '+' || (e[0] == '-' && e[1] >= '0' && e[1] <= '9') ||
+	       !strncmp(e, "$stack", 6) || !strcmp(e, "$comm") || e[0] == '\\';
+}
+
+static void append(char **s, const char *name, const char *fetch, const char *type)
+{
+	char *n = xasprintf("%s%s%s%s%s%s", *s, **s ? " " : "", name ? name : "", name ? "=" : "",
+			    fetch, type ? ":" : "");
+	free(*s);
+	*s = xasprintf("%s%s", n, type ? type : "");
+	free(n);
+}
+
+/* names perf gives: [A-Za-z0-9_] of the expression's last component */
+static bool arg_name_ok(const char *n)
+{
+	if (!n || !*n || (*n >= '0' && *n <= '9'))
+		return false;
+	for (; *n; n++)
+		if (!(*n == '_' || (*n >= '0' && *n <= '9') || ((*n | 0x20) >= 'a' && (*n | 0x20) <= 'z')))
+			return false;
+	return true;
+}
+
+/* all params ($params) or all variables ($vars) of the site that can be fetched */
+static void each_var(struct site_ctx *sc, bool params_only, char **args)
+{
+	for (int i = 0; i <= sc->fn_idx && i < sc->nscopes; i++) {
+		Dwarf_Die c;
+
+		if (params_only && i != sc->fn_idx)
+			continue;
+		if (dwarf_child(&sc->scopes[i], &c) != 0)
+			continue;
+		do {
+			int tag = dwarf_tag(&c);
+			const char *n;
+			struct arg_out o = { 0 };
+			int saved;
+
+			if (tag != DW_TAG_formal_parameter && (params_only || tag != DW_TAG_variable))
+				continue;
+			n = dwarf_diename(&c);
+			if (!n)
+				continue;
+			saved = quiet;
+			if (!verbose)
+				quiet = 1;
+			if (resolve_expr(sc, n, NULL, &o) == 0)
+				append(args, n, o.fetch, o.type);
+			else
+				pr_debug("%s skipped at %s\n", n, sc->where);
+			quiet = saved;
+			free(o.fetch);
+			free(o.type);
+			free(o.name);
+		} while (dwarf_siblingof(&c, &c) == 0);
+	}
+}
+
+static int build_args(struct site_ctx *sc, char *const *args, size_t nargs, char **out)
+{
+	*out = xstrdup("");
+	for (size_t i = 0; i < nargs; i++) {
+		char *a = xstrdup(args[i]), *expr = a, *cast, *eq, *name = NULL;
+		struct arg_out o = { 0 };
+		int r = 0;
+
+		eq = strchr(a, '=');
+		if (eq) {
+			*eq = '\0';
+			name = a;
+			expr = eq + 1;
+			if (!arg_name_ok(name)) {
+				pr_err("Error: bad argument name '%s'\n", name);
+				r = -1;
+			}
+		}
+		cast = NULL;
+		if (!r) {
+			/* ':TYPE' at the end (a fetcharg has no other ':') */
+			cast = strrchr(expr, ':');
+			if (cast) {
+				*cast++ = '\0';
+				if (!valid_cast(cast)) {
+					pr_err("Error: unknown type '%s' in '%s'\n", cast, args[i]);
+					r = -1;
+				}
+			}
+		}
+		if (r) {
+		} else if (!strcmp(expr, "$params") || !strcmp(expr, "$vars")) {
+			if (sc->retprobe) {
+				pr_err("Error: %s at a return probe: only $retval is known\n", expr);
+				r = -1;
+			} else {
+				each_var(sc, expr[1] == 'p', out);
+			}
+		} else if (!strcmp(expr, "$retval")) {
+			if (!sc->retprobe) {
+				pr_err("Error: $retval needs a return probe (FUNC%%return)\n");
+				r = -1;
+			} else {
+				Dwarf_Die rt;
+				int size;
+				const char *st = NULL;
+
+				if (die_type(sc->func, &rt))
+					st = scalar_type(&rt, &size);
+				append(out, name, "$retval", cast ? cast : st);
+			}
+		} else if (raw_fetcharg(expr)) {
+			append(out, name, expr, cast);
+		} else if (resolve_expr(sc, expr, cast, &o) < 0) {
+			r = -1;
+		} else {
+			append(out, name ? name : arg_name_ok(o.name) ? o.name : NULL, o.fetch, o.type);
+		}
+		free(o.fetch);
+		free(o.type);
+		free(o.name);
+		free(a);
+		if (r) {
+			free(*out);
+			*out = NULL;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* the out-of-line function of @cu whose code is at @addr (its frame base serves inlined code) */
+static bool out_of_line(Dwarf_Die *cu, uint64_t addr, Dwarf_Die *out)
+{
+	Dwarf_Die c;
+
+	if (dwarf_child(cu, &c) != 0)
+		return false;
+	do {
+		if (dwarf_tag(&c) == DW_TAG_subprogram && dwarf_hasattr(&c, DW_AT_frame_base) &&
+		    in_ranges(&c, addr)) {
+			*out = c;
+			return true;
+		}
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return false;
+}
+
+/* scopes at @addr inside instance @in; *fn_idx = the instance, *frame = out-of-line function */
+static int site_scopes(struct instance *in, uint64_t addr, Dwarf_Die **scopes, int *fn_idx,
+		       int *frame_idx)
+{
+	int n = dwarf_getscopes(&in->cu, addr, scopes);
+
+	*fn_idx = -1;
+	*frame_idx = -1;
+	for (int i = 0; i < n; i++) {
+		int tag = dwarf_tag(&(*scopes)[i]);
+
+		if (*fn_idx < 0 && (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine))
+			*fn_idx = i;
+		if (*frame_idx < 0 && tag == DW_TAG_subprogram &&
+		    dwarf_hasattr(&(*scopes)[i], DW_AT_frame_base))
+			*frame_idx = i;
+	}
+	if (n <= 0 || *fn_idx < 0) {
+		free(*scopes);
+		*scopes = NULL;
+		return -1;
+	}
+	return n;
+}
+
+void probe_sites__exit(struct probe_sites *s)
+{
+	for (size_t i = 0; i < s->nr; i++) {
+		free(s->v[i].func);
+		free(s->v[i].args);
+	}
+	free(s->v);
+	free(s->event);
+	free(s->debugfile);
+	memset(s, 0, sizeof(*s));
+}
+
+struct cand {
+	uint64_t addr;
+	struct instance *in;
+};
+
+/* source line @ln of @file, or NULL */
+static char *source_line(const char *file, int ln)
+{
+	FILE *f = fopen(file, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	int cur = 0;
+
+	if (!f)
+		return NULL;
+	while (getline(&line, &cap, f) >= 0)
+		if (++cur == ln) {
+			fclose(f);
+			return line;
+		}
+	free(line);
+	fclose(f);
+	return NULL;
+}
+
+/* the last line of an instance in its file (the highest row line in its ranges) */
+static int last_line(struct instance *in)
+{
+	Dwarf_Lines *lines;
+	size_t n;
+	int max = in->decl_line;
+
+	if (dwarf_getsrclines(&in->cu, &lines, &n) != 0)
+		return max;
+	for (size_t i = 0; i < n; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Addr a;
+		int ln;
+
+		if (l && !dwarf_lineaddr(l, &a) && !dwarf_lineno(l, &ln) && ln > max &&
+		    file_matches(dwarf_linesrc(l, NULL, NULL), in->decl_file) && in_ranges(&in->die, a))
+			max = ln;
+	}
+	return max;
+}
+
+static void add_cand(struct cand **v, size_t *n, uint64_t addr, struct instance *in)
+{
+	for (size_t i = 0; i < *n; i++)
+		if ((*v)[i].addr == addr)
+			return;
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = (struct cand){ addr, in };
+}
+
+/* innermost function instance containing addr among @all */
+static struct instance *owner(struct instances *all, uint64_t addr)
+{
+	struct instance *best = NULL;
+	Dwarf_Die *scopes;
+	int n = -1;
+
+	for (size_t i = 0; i < all->nr; i++) {
+		if (!in_ranges(&all->v[i].die, addr))
+			continue;
+		if (!best) {
+			best = &all->v[i];
+			n = dwarf_getscopes(&best->cu, addr, &scopes);
+			if (n > 0) {
+				for (int k = 0; k < n; k++) {
+					int tag = dwarf_tag(&scopes[k]);
+
+					if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
+						for (size_t j = 0; j < all->nr; j++)
+							if (dwarf_dieoffset(&all->v[j].die) ==
+							    dwarf_dieoffset(&scopes[k])) {
+								best = &all->v[j];
+								break;
+							}
+						break;
+					}
+				}
+				free(scopes);
+			}
+			break;
+		}
+	}
+	return best;
+}
+
+int probe_finder__find(const char *binary, const struct probe_point *pp,
+		       char *const *args, size_t nargs, struct probe_sites *out)
+{
+	struct pf_session s;
+	struct instances ins;
+	struct cand *cands = NULL;
+	size_t nc = 0;
+	int ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (session__open(&s, binary) < 0)
+		return -1;
+	find_instances(&s, pp->function, pp->function ? pp->file : NULL, &ins);
+	if (pp->function && !ins.nr) {
+		pr_err("Error: function '%s'%s%s not found in the DWARF of %s\n", pp->function,
+		       pp->file ? " in " : "", pp->file ? pp->file : "", s.debugfile);
+		goto out;
+	}
+	if (!pp->function) {
+		/* FILE:LINE: rows of that line in any function */
+		Dwarf_Off off = 0, next;
+		size_t hsize;
+
+		while (dwarf_nextcu(s.dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+			Dwarf_Die cu;
+			uint64_t *a;
+			size_t n;
+
+			if (dwarf_offdie(s.dw, off + hsize, &cu)) {
+				n = line_addrs(&cu, NULL, pp->file, pp->line, &a);
+				for (size_t i = 0; i < n; i++) {
+					struct instance *in = owner(&ins, a[i]);
+
+					if (!in) {
+						struct instances more;
+
+						find_instances(&s, NULL, NULL, &more);
+						free(ins.v);
+						ins = more;
+						in = owner(&ins, a[i]);
+					}
+					if (in)
+						add_cand(&cands, &nc, a[i], in);
+				}
+				free(a);
+			}
+			off = next;
+		}
+		if (!nc) {
+			pr_err("Error: no code for %s:%d in %s (see perf probe -L)\n", pp->file, pp->line,
+			       s.debugfile);
+			goto out;
+		}
+	} else {
+		for (size_t i = 0; i < ins.nr; i++) {
+			struct instance *in = &ins.v[i];
+
+			if (pp->rel_line >= 0 || pp->lazy) {
+				int from = in->decl_line + (pp->rel_line >= 0 ? pp->rel_line : 0);
+				int to = pp->rel_line >= 0 ? from : last_line(in);
+
+				for (int ln = from; ln <= to; ln++) {
+					uint64_t *a;
+					size_t n;
+
+					if (pp->lazy) {
+						char *src = source_line(in->decl_file, ln);
+						char *pat = xasprintf("*%s*", pp->lazy);
+						bool m = src && fnmatch(pat, src, 0) == 0;
+
+						free(pat);
+						free(src);
+						if (!m)
+							continue;
+					}
+					n = line_addrs(&in->cu, &in->die, in->decl_file, ln, &a);
+					if (ln == in->decl_line && !n) {
+						/* the declaration line: the function entry */
+						add_cand(&cands, &nc, in->entry, in);
+					}
+					for (size_t k = 0; k < n; k++) {
+						struct instance *own = owner(&ins, a[k]);
+
+						/* rows of code inlined into it belong to that inline */
+						if (!own || own == in)
+							add_cand(&cands, &nc, a[k], in);
+					}
+					free(a);
+				}
+			} else if (pp->has_offset || pp->retprobe || in->inlined) {
+				if (pp->retprobe && in->inlined) {
+					pr_warning("Warning: %s is inlined at 0x%" PRIx64 ": no return to probe there\n",
+						   pp->function, in->entry);
+					continue;
+				}
+				add_cand(&cands, &nc, in->entry + pp->offset, in);
+			} else {
+				add_cand(&cands, &nc, after_prologue(in), in);
+			}
+		}
+		if (!nc) {
+			if (pp->rel_line >= 0)
+				pr_err("Error: no code for line %d of %s (%s:%d) in %s (see perf probe -L %s)\n",
+				       pp->rel_line, pp->function, ins.v[0].decl_file,
+				       ins.v[0].decl_line + pp->rel_line, s.debugfile, pp->function);
+			else if (pp->lazy)
+				pr_err("Error: no line of %s matches '%s'\n", pp->function, pp->lazy);
+			else
+				pr_err("Error: nothing to probe for %s (all copies inlined?)\n", pp->function);
+			goto out;
+		}
+	}
+	for (size_t i = 0; i < nc; i++) {
+		struct instance *in = cands[i].in;
+		struct probe_site site = { .addr = cands[i].addr, .inlined = in->inlined };
+		struct site_ctx sc = { .s = &s, .addr = cands[i].addr, .retprobe = pp->retprobe,
+				       .func = &in->die };
+		Dwarf_Die frame_die;
+		int frame_idx;
+		char where[300];
+
+		site.func = xstrdup(dwarf_diename(&in->die));
+		site.func_off = site.addr - in->entry;
+		if (session__offset(&s, site.addr, &site.offset) < 0) {
+			pr_err("Error: 0x%" PRIx64 " is not in a loaded segment of %s\n", site.addr, binary);
+			free(site.func);
+			goto out;
+		}
+		snprintf(where, sizeof(where), "%s+%" PRIu64, site.func, site.func_off);
+		sc.where = where;
+		sc.nscopes = site_scopes(in, site.addr, &sc.scopes, &sc.fn_idx, &frame_idx);
+		if (sc.nscopes < 0) {
+			pr_err("Error: no DWARF scope at 0x%" PRIx64 "\n", site.addr);
+			free(site.func);
+			goto out;
+		}
+		sc.frame_fn = frame_idx >= 0 ? &sc.scopes[frame_idx] : NULL;
+		if (!sc.frame_fn && out_of_line(&in->cu, site.addr, &frame_die))
+			sc.frame_fn = &frame_die;
+		if (build_args(&sc, args, nargs, &site.args) < 0) {
+			free(sc.scopes);
+			free(site.func);
+			goto out;
+		}
+		free(sc.scopes);
+		out->v = xrealloc(out->v, (out->nr + 1) * sizeof(*out->v));
+		out->v[out->nr++] = site;
+	}
+	{
+		const char *fn = pp->function ? pp->function : out->v[0].func;
+		size_t n = strcspn(fn, ".@");
+
+		if (pp->retprobe)
+			out->event = xasprintf("%.*s__return", (int)n, fn);
+		else if (pp->rel_line >= 0)
+			out->event = xasprintf("%.*s_L%d", (int)n, fn, pp->rel_line);
+		else if (pp->has_offset && pp->offset)
+			out->event = xasprintf("%.*s_%" PRIu64, (int)n, fn, pp->offset);
+		else
+			out->event = xasprintf("%.*s", (int)n, fn);
+	}
+	out->debugfile = xstrdup(s.debugfile);
+	ret = 0;
+out:
+	if (ret)
+		probe_sites__exit(out);
+	free(cands);
+	free(ins.v);
+	session__close(&s);
+	return ret;
+}
+
+/* ---- -L ---- */
+
+void probe_lines__exit(struct probe_lines *l)
+{
+	free(l->file);
+	free(l->func);
+	free(l->ok);
+	memset(l, 0, sizeof(*l));
+}
+
+/* rows of @file in @cu with line in [from, to] and address in @die (any when NULL) */
+static void mark_lines(Dwarf_Die *cu, Dwarf_Die *die, uint64_t entry, int decl, const char *file,
+		       struct probe_lines *out)
+{
+	Dwarf_Lines *lines;
+	size_t n;
+
+	if (dwarf_getsrclines(cu, &lines, &n) != 0)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Addr a;
+		int ln;
+		bool endseq = false;
+
+		if (!l || dwarf_lineaddr(l, &a) || dwarf_lineno(l, &ln))
+			continue;
+		dwarf_lineendsequence(l, &endseq);
+		if (endseq || !file_matches(dwarf_linesrc(l, NULL, NULL), file))
+			continue;
+		if (die && !in_ranges(die, a))
+			continue;
+		/* the row at the entry is where FUNC (line 0) probes */
+		if (die && a == entry)
+			ln = decl;
+		if (ln >= out->start && ln <= out->end)
+			out->ok[ln - out->start] = true;
+	}
+}
+
+int probe_finder__lines(const char *binary, const char *spec, struct probe_lines *out)
+{
+	struct pf_session s;
+	struct instances ins = { 0 };
+	char *copy = xstrdup(spec), *colon = strchr(copy, ':');
+	int from = -1, to = -1, ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (colon) {
+		char *end;
+
+		*colon = '\0';
+		from = (int)strtol(colon + 1, &end, 10);
+		if (*end == '-')
+			to = (int)strtol(end + 1, &end, 10);
+		else if (*end == '+')
+			to = from + (int)strtol(end + 1, &end, 10);
+		else
+			to = *end ? -1 : -2;
+		if (*end || from < 0 || (to != -2 && to < from)) {
+			pr_err("Error: bad line range '%s'\n", spec);
+			free(copy);
+			return -1;
+		}
+	}
+	if (session__open(&s, binary) < 0) {
+		free(copy);
+		return -1;
+	}
+	if (strchr(copy, '.') || strchr(copy, '/')) {
+		/* FILE:START[-END] */
+		Dwarf_Off off = 0, next;
+		size_t hsize;
+
+		if (from <= 0) {
+			pr_err("Error: a file range needs FILE:START[-END]\n");
+			goto out;
+		}
+		out->start = from;
+		out->end = to == -2 ? from : to;
+		out->ok = xzalloc((size_t)(out->end - out->start + 1) * sizeof(bool));
+		while (dwarf_nextcu(s.dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+			Dwarf_Die cu;
+			Dwarf_Files *files;
+			size_t nf;
+
+			if (dwarf_offdie(s.dw, off + hsize, &cu) && dwarf_getsrcfiles(&cu, &files, &nf) == 0)
+				for (size_t i = 0; i < nf; i++) {
+					const char *f = dwarf_filesrc(files, i, NULL, NULL);
+
+					if (f && file_matches(f, copy) && !out->file)
+						out->file = xstrdup(f);
+				}
+			if (out->file)
+				mark_lines(&cu, NULL, 0, 0, out->file, out);
+			off = next;
+		}
+		if (!out->file) {
+			pr_err("Error: source file %s not in the DWARF of %s\n", copy, s.debugfile);
+			goto out;
+		}
+		ret = 0;
+		goto out;
+	}
+	find_instances(&s, copy, NULL, &ins);
+	{
+		struct instance *in = NULL;
+
+		for (size_t i = 0; i < ins.nr && !in; i++)
+			if (!ins.v[i].inlined)
+				in = &ins.v[i];
+		if (!in && ins.nr)
+			in = &ins.v[0];
+		if (!in) {
+			pr_err("Error: function '%s' not found in the DWARF of %s\n", copy, s.debugfile);
+			goto out;
+		}
+		out->func = xstrdup(copy);
+		out->file = xstrdup(in->decl_file ? in->decl_file : "?");
+		out->base = in->decl_line;
+		out->start = in->decl_line + (from > 0 ? from : 0);
+		out->end = to >= 0 ? in->decl_line + to : to == -2 ? out->start : last_line(in);
+		if (out->end < out->start)
+			out->end = out->start;
+		out->ok = xzalloc((size_t)(out->end - out->start + 1) * sizeof(bool));
+		/* every copy of the function (out-of-line and inlined) */
+		for (size_t i = 0; i < ins.nr; i++)
+			mark_lines(&ins.v[i].cu, &ins.v[i].die, ins.v[i].entry, ins.v[i].decl_line,
+				   out->file, out);
+		if (!ins.v[0].inlined && from <= 0 && out->start == in->decl_line)
+			out->ok[0] = true;
+	}
+	ret = 0;
+out:
+	if (ret)
+		probe_lines__exit(out);
+	free(ins.v);
+	free(copy);
+	session__close(&s);
+	return ret;
+}
+
+/* ---- -V ---- */
+
+void probe_vars__exit(struct probe_vars *v)
+{
+	for (size_t i = 0; i < v->nr; i++) {
+		for (size_t k = 0; k < v->sites[i].nr; k++) {
+			free(v->sites[i].v[k].type);
+			free(v->sites[i].v[k].name);
+			free(v->sites[i].v[k].why);
+		}
+		free(v->sites[i].v);
+		free(v->sites[i].where);
+	}
+	free(v->sites);
+	free(v->point);
+	memset(v, 0, sizeof(*v));
+}
+
+static int var_cmp(const void *a, const void *b)
+{
+	const struct probe_var *x = a, *y = b;
+	int c = strcmp(x->type, y->type);
+
+	return c ? c : strcmp(x->name, y->name);
+}
+
+/* Is variable @d fetchable at the site? NULL or the reason (malloc'ed). */
+static char *var_why(struct site_ctx *sc, Dwarf_Die *d)
+{
+	struct eval_ctx ec = { .s = sc->s, .addr = sc->addr, .frame_fn = sc->frame_fn };
+	struct loc l;
+	char *why = NULL;
+
+	session__bias(sc->s, sc->addr, &ec.bias);
+	if (var_location(&ec, d, &l) < 0)
+		return ec.why;
+	if (l.kind == LOC_NONE)
+		why = xstrdup("optimised out");
+	loc_exit(&l);
+	return why;
+}
+
+static void vars_of(struct site_ctx *sc, Dwarf_Die *scope, bool globals, struct probe_vars_site *vs)
+{
+	Dwarf_Die c;
+
+	if (dwarf_child(scope, &c) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&c);
+		const char *n;
+		Dwarf_Die t;
+		struct probe_var v;
+
+		if (tag != DW_TAG_variable && tag != DW_TAG_formal_parameter)
+			continue;
+		n = dwarf_diename(&c);
+		if (!n)
+			continue;
+		if (globals && !dwarf_hasattr(&c, DW_AT_location) && !dwarf_hasattr(&c, DW_AT_const_value) &&
+		    !find_global_def(sc->s, n, &c))
+			continue;
+		v.name = xstrdup(n);
+		v.type = type_name(die_type(&c, &t) ? &t : NULL);
+		v.why = var_why(sc, &c);
+		vs->v = xrealloc(vs->v, (vs->nr + 1) * sizeof(*vs->v));
+		vs->v[vs->nr++] = v;
+	} while (dwarf_siblingof(&c, &c) == 0);
+}
+
+int probe_finder__vars(const char *binary, const struct probe_point *pp, bool externs,
+		       struct probe_vars *out)
+{
+	struct probe_sites sites;
+	struct pf_session s;
+	struct instances ins;
+	int ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	/* the sites first (no arguments), then the scopes at each */
+	if (probe_finder__find(binary, pp, NULL, 0, &sites) < 0)
+		return -1;
+	if (session__open(&s, binary) < 0) {
+		probe_sites__exit(&sites);
+		return -1;
+	}
+	find_instances(&s, NULL, NULL, &ins);
+	for (size_t i = 0; i < sites.nr; i++) {
+		struct probe_vars_site vs = { 0 };
+		struct instance *in = owner(&ins, sites.v[i].addr);
+		struct site_ctx sc = { .s = &s, .addr = sites.v[i].addr };
+		Dwarf_Die frame_die;
+		int frame_idx;
+
+		if (!in)
+			continue;
+		/* the site's own instance when the probe is on an inlined copy */
+		for (size_t k = 0; k < ins.nr; k++)
+			if (ins.v[k].entry == sites.v[i].addr - sites.v[i].func_off &&
+			    !strcmp(dwarf_diename(&ins.v[k].die), sites.v[i].func) &&
+			    in_ranges(&ins.v[k].die, sites.v[i].addr))
+				in = &ins.v[k];
+		vs.where = xasprintf("%s+%" PRIu64, sites.v[i].func, sites.v[i].func_off);
+		sc.where = vs.where;
+		sc.nscopes = site_scopes(in, sc.addr, &sc.scopes, &sc.fn_idx, &frame_idx);
+		if (sc.nscopes > 0) {
+			sc.frame_fn = frame_idx >= 0 ? &sc.scopes[frame_idx] : NULL;
+			if (!sc.frame_fn && out_of_line(&in->cu, sc.addr, &frame_die))
+				sc.frame_fn = &frame_die;
+			if (!pp->retprobe)
+				for (int k = 0; k <= sc.fn_idx; k++)
+					vars_of(&sc, &sc.scopes[k], false, &vs);
+			if (externs)
+				vars_of(&sc, &sc.scopes[sc.nscopes - 1], true, &vs);
+			free(sc.scopes);
+		}
+		if (vs.nr)
+			qsort(vs.v, vs.nr, sizeof(*vs.v), var_cmp);
+		out->sites = xrealloc(out->sites, (out->nr + 1) * sizeof(*out->sites));
+		out->sites[out->nr++] = vs;
+	}
+	out->point = xstrdup(pp->function ? pp->function : pp->file);
+	ret = 0;
+	free(ins.v);
+	session__close(&s);
+	probe_sites__exit(&sites);
+	return ret;
+}

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PERF_UTIL_PROBE_FINDER_H
+#define PERF_UTIL_PROBE_FINDER_H
+
+/*
+ * Probe points and arguments resolved from DWARF (libdw) into uprobe
+ * places and fetchargs (shared/specs/uprobes-tracefs.md).
+ *
+ * Points: FUNC, FUNC+OFF, FUNC:RELLINE, FUNC@FILE (with any of the former),
+ * FILE:LINE, FUNC%return, FUNC;PATTERN (lazy: lines whose source contains
+ * PATTERN, a glob). An inlined FUNC is probed at every inline site.
+ *
+ * A line probe gets one address per execution of the statement: the first
+ * is_stmt row of each run of rows of that line, per function instance.
+ *
+ * Arguments: [NAME=]EXPR[:TYPE] where EXPR is VAR, VAR->FIELD, VAR.FIELD,
+ * VAR[N] (chained), $params, $vars, $retval, or a raw fetcharg (%REG, @ADDR,
+ * +OFF(...), $stackN, $comm). Values the uprobe cannot fetch exactly are
+ * refused naming the variable and the reason; nothing is guessed.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct probe_point {
+	char *function;          /* NULL for FILE:LINE */
+	char *file;              /* FUNC@FILE or FILE:LINE */
+	int line;                /* FILE:LINE, else 0 */
+	int rel_line;            /* FUNC:RELLINE (-1 = none) */
+	uint64_t offset;         /* FUNC+OFF */
+	bool has_offset;
+	bool retprobe;
+	char *lazy;              /* FUNC;PATTERN */
+};
+
+/* Parses a point; -1 with a message. */
+int probe_point__parse(const char *spec, struct probe_point *pp);
+void probe_point__exit(struct probe_point *pp);
+
+/* One probe address with its fetchargs. */
+struct probe_site {
+	uint64_t addr;           /* ELF virtual address */
+	uint64_t offset;         /* file offset (uprobe place) */
+	char *func;              /* function whose code is there (the inline one when inlined) */
+	uint64_t func_off;       /* addr - entry of that instance */
+	bool inlined;
+	char *args;              /* fetchargs joined by ' ', "" when none */
+};
+
+struct probe_sites {
+	struct probe_site *v;
+	size_t nr;
+	char *event;             /* default event name: compute, compute_L3, compute__return */
+	char *debugfile;         /* where the DWARF came from */
+};
+
+/*
+ * Resolves @pp with @args in @binary. 0, or -1 with a message (no DWARF,
+ * no such function/line, a variable that cannot be fetched ...).
+ */
+int probe_finder__find(const char *binary, const struct probe_point *pp,
+		       char *const *args, size_t nargs, struct probe_sites *out);
+void probe_sites__exit(struct probe_sites *s);
+
+/* -L: the probe-able lines of a function (or FILE:START[-END] range). */
+struct probe_lines {
+	char *file;              /* source path as in DWARF (comp_dir joined) */
+	char *func;              /* NULL for a file range */
+	int start, end;          /* absolute lines shown: decl line .. last line */
+	int base;                /* line numbered 0 (decl line), 0 for file ranges */
+	bool *ok;                /* ok[l - start]: a probe can be put on line l */
+};
+/* spec: FUNC[:START[-END]] or FILE:START[-END] (numbers relative to FUNC's decl line). */
+int probe_finder__lines(const char *binary, const char *spec, struct probe_lines *out);
+void probe_lines__exit(struct probe_lines *l);
+
+/* -V: the variables available at each site of a point. */
+struct probe_var {
+	char *type;              /* "int", "struct point", "char*" */
+	char *name;
+	char *why;               /* NULL = fetchable; else why not (optimised out ...) */
+};
+struct probe_vars_site {
+	char *where;             /* "compute+0" */
+	struct probe_var *v;     /* sorted by "type\tname" */
+	size_t nr;
+};
+struct probe_vars {
+	char *point;
+	struct probe_vars_site *sites;
+	size_t nr;
+};
+int probe_finder__vars(const char *binary, const struct probe_point *pp, bool externs,
+		       struct probe_vars *out);
+void probe_vars__exit(struct probe_vars *v);
+
+#endif
