@@ -28,7 +28,8 @@
 
 struct probe_opts {
 	const char *target;
-	bool cache, dry_run, force, list;
+	const char *line_range, *vars_at;
+	bool cache, dry_run, force, list, externs;
 	char **adds, **dels;
 	size_t nr_adds, nr_dels;
 };
@@ -646,6 +647,88 @@ static int do_list(void)
 	return 0;
 }
 
+/* -L: the function's source, probe-able lines numbered from its declaration (0) */
+static int do_lines(struct probe_opts *o)
+{
+	struct probe_lines pl;
+	FILE *f;
+	char *line = NULL;
+	size_t cap = 0;
+	int ln = 0;
+
+	if (!o->target) {
+		pr_err("Error: -L needs -x BINARY (kernel sources are not supported)\n");
+		return -1;
+	}
+	if (probe_finder__lines(o->target, o->line_range, &pl) < 0)
+		return -1;
+	if (pl.func)
+		printf("<%s@%s:%d>\n", pl.func, pl.file, pl.start - pl.base);
+	else
+		printf("<%s:%d>\n", pl.file, pl.start);
+	f = fopen(pl.file, "r");
+	if (!f) {
+		pr_err("Error: cannot read the source %s: %m\n", pl.file);
+		probe_lines__exit(&pl);
+		return -1;
+	}
+	while (getline(&line, &cap, f) >= 0 && ++ln <= pl.show_end) {
+		size_t len = strlen(line);
+
+		if (len && line[len - 1] == '\n')
+			line[len - 1] = '\0';
+		if (ln < pl.start)
+			continue;
+		if (ln <= pl.end && pl.ok[ln - pl.start])
+			printf("%7d  %s\n", ln - pl.base, line);
+		else
+			printf("         %s\n", line);
+	}
+	free(line);
+	fclose(f);
+	probe_lines__exit(&pl);
+	return 0;
+}
+
+/* -V: the variables at each site of a point, as "type\tname" like perf */
+static int do_vars(struct probe_opts *o)
+{
+	struct probe_point pp;
+	struct probe_vars pv;
+
+	if (!o->target) {
+		pr_err("Error: -V needs -x BINARY\n");
+		return -1;
+	}
+	if (probe_point__parse(o->vars_at, &pp) < 0)
+		return -1;
+	if (probe_finder__vars(o->target, &pp, o->externs, &pv) < 0) {
+		probe_point__exit(&pp);
+		pr_err("  Error: Failed to show vars.\n");
+		return -1;
+	}
+	printf("Available variables at %s\n", o->vars_at);
+	for (size_t i = 0; i < pv.nr; i++) {
+		printf("\t@<%s>\n", pv.sites[i].where);
+		for (size_t k = 0; k < pv.sites[i].nr; k++) {
+			struct probe_var *v = &pv.sites[i].v[k];
+
+			if (!v->why)
+				printf("\t\t%s\t%s\n", v->type, v->name);
+		}
+		/* what perf leaves out silently: said, with the reason */
+		for (size_t k = 0; k < pv.sites[i].nr; k++) {
+			struct probe_var *v = &pv.sites[i].v[k];
+
+			if (v->why)
+				printf("\t\t(not fetchable: %s) %s\t%s\n", v->why, v->type, v->name);
+		}
+	}
+	probe_vars__exit(&pv);
+	probe_point__exit(&pp);
+	return 0;
+}
+
 int cmd_probe(int argc, const char **argv)
 {
 	static const char *const usage[] = {
@@ -661,6 +744,11 @@ int cmd_probe(int argc, const char **argv)
 			     "probe point definition (also %[sdt_]PROVIDER:NAME)", push_arg),
 		OPT_CALLBACK('d', "del", &o, "[GROUP:]EVENT", "delete probe events (globs)", push_arg),
 		OPT_BOOLEAN('l', "list", &o.list, "list up probe events"),
+		OPT_STRING('L', "line", &o.line_range, "FUNC[:RLN[+NUM|-RLN2]]|SRC:ALN[+NUM|-ALN2]",
+			   "show the source lines a probe can be put on (needs debuginfo)"),
+		OPT_STRING('V', "vars", &o.vars_at, "FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT",
+			   "show the variables available at a probe point (needs debuginfo)"),
+		OPT_BOOLEAN(0, "externs", &o.externs, "show external (global) variables too (with -V)"),
 		OPT_STRING('x', "exec", &o.target, "executable|path", "target executable name or path"),
 		OPT_BOOLEAN(0, "cache", &o.cache, "manipulate probe cache"),
 		OPT_BOOLEAN('n', "dry-run", &o.dry_run, "dry run"),
@@ -688,7 +776,11 @@ int cmd_probe(int argc, const char **argv)
 		o.adds = xrealloc(o.adds, (o.nr_adds + 1) * sizeof(char *));
 		o.adds[o.nr_adds++] = def;
 	}
-	if (o.list)
+	if (o.line_range)
+		ret = do_lines(&o);
+	else if (o.vars_at)
+		ret = do_vars(&o);
+	else if (o.list)
 		ret = o.cache ? do_list_cache(&o) : do_list();
 	else if (o.nr_dels)
 		ret = do_del(&o);

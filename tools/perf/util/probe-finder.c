@@ -260,6 +260,19 @@ static bool file_matches(const char *path, const char *want)
 	return lp == lw || want[0] == '/' || path[lp - lw - 1] == '/';
 }
 
+/* a source path of @cu made absolute with its DW_AT_comp_dir (malloc'ed) */
+static char *abs_src(Dwarf_Die *cu, const char *file)
+{
+	Dwarf_Attribute a;
+	const char *dir;
+
+	if (!file)
+		return NULL;
+	if (file[0] == '/' || !dwarf_attr(cu, DW_AT_comp_dir, &a) || !(dir = dwarf_formstring(&a)))
+		return xstrdup(file);
+	return xasprintf("%s/%s", dir, file);
+}
+
 static bool die_has_pc(Dwarf_Die *d)
 {
 	return dwarf_hasattr(d, DW_AT_low_pc) || dwarf_hasattr(d, DW_AT_ranges) ||
@@ -1805,12 +1818,14 @@ int probe_finder__find(const char *binary, const struct probe_point *pp,
 					size_t n;
 
 					if (pp->lazy) {
-						char *src = source_line(in->decl_file, ln);
+						char *path = abs_src(&in->cu, in->decl_file);
+						char *src = source_line(path, ln);
 						char *pat = xasprintf("*%s*", pp->lazy);
 						bool m = src && fnmatch(pat, src, 0) == 0;
 
 						free(pat);
 						free(src);
+						free(path);
 						if (!m)
 							continue;
 					}
@@ -1928,23 +1943,30 @@ static void mark_lines(Dwarf_Die *cu, Dwarf_Die *die, uint64_t entry, int decl, 
 	Dwarf_Lines *lines;
 	size_t n;
 
+	uint64_t prev = UINT64_MAX;
+
 	if (dwarf_getsrclines(cu, &lines, &n) != 0)
 		return;
 	for (size_t i = 0; i < n; i++) {
 		Dwarf_Line *l = dwarf_onesrcline(lines, i);
 		Dwarf_Addr a;
 		int ln;
-		bool endseq = false;
+		bool endseq = false, stmt = false, first;
 
 		if (!l || dwarf_lineaddr(l, &a) || dwarf_lineno(l, &ln))
 			continue;
 		dwarf_lineendsequence(l, &endseq);
-		if (endseq || !file_matches(dwarf_linesrc(l, NULL, NULL), file))
+		dwarf_linebeginstatement(l, &stmt);
+		/* as perf lists: a line counts where it is the first statement of an address */
+		first = a != prev;
+		if (stmt)
+			prev = a;
+		if (endseq || !stmt || !first || !file_matches(dwarf_linesrc(l, NULL, NULL), file))
 			continue;
 		if (die && !in_ranges(die, a))
 			continue;
-		/* the row at the entry is where FUNC (line 0) probes */
-		if (die && a == entry)
+		/* the row at an out-of-line entry is where FUNC (line 0) probes */
+		if (die && a == entry && dwarf_tag(die) == DW_TAG_subprogram)
 			ln = decl;
 		if (ln >= out->start && ln <= out->end)
 			out->ok[ln - out->start] = true;
@@ -1991,6 +2013,7 @@ int probe_finder__lines(const char *binary, const char *spec, struct probe_lines
 		}
 		out->start = from;
 		out->end = to == -2 ? from : to;
+		out->show_end = out->end;
 		out->ok = xzalloc((size_t)(out->end - out->start + 1) * sizeof(bool));
 		while (dwarf_nextcu(s.dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 			Dwarf_Die cu;
@@ -2040,8 +2063,21 @@ int probe_finder__lines(const char *binary, const char *spec, struct probe_lines
 		for (size_t i = 0; i < ins.nr; i++)
 			mark_lines(&ins.v[i].cu, &ins.v[i].die, ins.v[i].entry, ins.v[i].decl_line,
 				   out->file, out);
-		if (!ins.v[0].inlined && from <= 0 && out->start == in->decl_line)
-			out->ok[0] = true;
+		/* like perf, a whole-function listing shows 3 lines after the last probe-able one */
+		out->show_end = out->end;
+		if (to < 0) {
+			for (int ln = out->end; ln >= out->start; ln--)
+				if (out->ok[ln - out->start]) {
+					out->show_end = ln + 3;
+					break;
+				}
+		}
+		{
+			char *f = abs_src(&in->cu, out->file);
+
+			free(out->file);
+			out->file = f;
+		}
 	}
 	ret = 0;
 out:
@@ -2145,6 +2181,7 @@ int probe_finder__vars(const char *binary, const struct probe_point *pp, bool ex
 		struct instance *in = owner(&ins, sites.v[i].addr);
 		struct site_ctx sc = { .s = &s, .addr = sites.v[i].addr };
 		Dwarf_Die frame_die;
+		Dwarf_Addr outer_entry;
 		int frame_idx;
 
 		if (!in)
@@ -2155,7 +2192,14 @@ int probe_finder__vars(const char *binary, const struct probe_point *pp, bool ex
 			    !strcmp(dwarf_diename(&ins.v[k].die), sites.v[i].func) &&
 			    in_ranges(&ins.v[k].die, sites.v[i].addr))
 				in = &ins.v[k];
-		vs.where = xasprintf("%s+%" PRIu64, sites.v[i].func, sites.v[i].func_off);
+		/* named as perf does: an inlined copy by its place in the caller, FUNC[+OFF] by the request */
+		if (sites.v[i].inlined && out_of_line(&in->cu, sc.addr, &frame_die) &&
+		    dwarf_entrypc(&frame_die, &outer_entry) == 0)
+			vs.where = xasprintf("%s+%" PRIu64, dwarf_diename(&frame_die), sc.addr - outer_entry);
+		else if (pp->function && pp->rel_line < 0 && !pp->lazy)
+			vs.where = xasprintf("%s+%" PRIu64, sites.v[i].func, pp->offset);
+		else
+			vs.where = xasprintf("%s+%" PRIu64, sites.v[i].func, sites.v[i].func_off);
 		sc.where = vs.where;
 		sc.nscopes = site_scopes(in, sc.addr, &sc.scopes, &sc.fn_idx, &frame_idx);
 		if (sc.nscopes > 0) {

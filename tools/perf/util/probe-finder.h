@@ -66,7 +66,8 @@ void probe_sites__exit(struct probe_sites *s);
 struct probe_lines {
 	char *file;              /* source path as in DWARF (comp_dir joined) */
 	char *func;              /* NULL for a file range */
-	int start, end;          /* absolute lines shown: decl line .. last line */
+	int start, end;          /* absolute lines: decl line .. last line */
+	int show_end;            /* the listing goes on to here (the next line with code) */
 	int base;                /* line numbered 0 (decl line), 0 for file ranges */
 	bool *ok;                /* ok[l - start]: a probe can be put on line l */
 };
