@@ -66,7 +66,7 @@ NOIPA long weigh(struct rec *r)
 NOIPA int bump(int by)
 {
 	g_counter += by; /* LINE:bump */
-	g_total += g_counter;
+	g_total += g_counter; /* LINE:bump_total */
 	printf("bump by=%d g_counter=%d g_total=%ld g_s8=%d g_s16=%d\n", by, g_counter, g_total,
 	       g_s8, g_s16);
 	return g_counter;
@@ -77,7 +77,7 @@ NOIPA int diffs(int a, int b)
 	int d = a - b;
 	int e = a + 7;
 	/* d and e are dead after this call: -O2 describes them by expressions */
-	printf("diffs a=%d b=%d\n", a, b);
+	printf("diffs a=%d b=%d\n", a, b); /* LINE:diffs */
 	return a * b + d * 0 + e * 0;
 }
 
