@@ -305,6 +305,8 @@ static int expand_def(const struct probe_opts *o, const char *def, char ***lines
 
 		if (n < 0)
 			goto out;
+		if (n == 0 && sdt_spec__explain_other_build(point, o->target))
+			goto out;
 		if (n == 0) {
 			pr_err("Error: %s does not match any cached event%s%s\n", point,
 			       o->target ? " of " : "", o->target ? o->target : "");

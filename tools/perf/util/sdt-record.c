@@ -4,6 +4,7 @@
  * proposed in the design thread: the user names the event as it will be
  * recorded, and record sets up and removes the probes itself.
  */
+#include <dirent.h>
 #include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
@@ -31,10 +32,19 @@ static void push(char ***v, size_t n, char *s)
 	(*v)[n] = s;
 }
 
+/* the group of a "[%]GROUP:EVENT" spec as written (named cached probes have no sdt_ prefix) */
+static char *named_group(const char *spec)
+{
+	const char *s = spec[0] == '%' ? spec + 1 : spec;
+	size_t n = strcspn(s, ":@");
+
+	return s[n] == ':' && n ? xasprintf("%.*s", (int)n, s) : NULL;
+}
+
 int sdt_spec__resolve(const char *spec, const char *binary, const char *extra_args,
 		      char ***lines, char ***where)
 {
-	char *root = bidcache__root(NULL), *group, *event, *at;
+	char *root = bidcache__root(NULL), *group, *event, *at, *raw;
 	struct cached_events ce;
 	size_t n = 0;
 	int ret;
@@ -58,11 +68,13 @@ int sdt_spec__resolve(const char *spec, const char *binary, const char *extra_ar
 		return -1;
 	}
 	cached_event__split(spec, &group, &event, &at);
+	raw = named_group(spec);
 	for (size_t i = 0; i < ce.nr; i++) {
 		const struct cached_event *c = &ce.v[i];
 
-		/* "%NAME" without a provider matches any provider */
-		if (!cached_event__matches(c, group, event, at))
+		/* "%NAME" without a provider matches any provider; a '#' probe's group is its own */
+		if (!cached_event__matches(c, group, event, at) &&
+		    !(raw && !c->e->sdt && cached_event__matches(c, raw, event, at)))
 			continue;
 		for (size_t k = 0; k < c->e->nr_tevs; k++) {
 			push(lines, n, xasprintf("%s%s%s", c->e->tevs[k], extra_args && *extra_args ? " " : "",
@@ -73,6 +85,7 @@ int sdt_spec__resolve(const char *spec, const char *binary, const char *extra_ar
 		}
 	}
 	ret = (int)n;
+	free(raw);
 	free(group);
 	free(event);
 	free(at);
@@ -101,6 +114,55 @@ static int tp_match_cb(const char *sys, const char *event, void *arg)
 		return 1;
 	}
 	return 0;
+}
+
+static int any_match(const struct probe_cache_entry *e, void *arg)
+{
+	return 1;
+}
+
+int sdt_spec__explain_other_build(const char *spec, const char *binary)
+{
+	char *root, *group, *event, *at, *dir, abs[PATH_MAX], bid[41], *raw;
+	DIR *d;
+	struct dirent *de;
+	int found = 0;
+
+	if (!binary || !realpath(binary, abs) || bidcache__file_build_id(abs, bid) < 0)
+		return 0;
+	root = bidcache__root(NULL);
+	dir = xasprintf("%s%s", root, abs);
+	cached_event__split(spec, &group, &event, &at);
+	raw = named_group(spec);
+	d = opendir(dir);
+	while (d && !found && (de = readdir(d))) {
+		struct probe_cache pc;
+		char *file;
+
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, bid) || strlen(de->d_name) < 32)
+			continue;
+		file = xasprintf("%s/%s/probes", dir, de->d_name);
+		if (probe_cache__load(file, &pc) == 0) {
+			if (probe_cache__for_each_match(&pc, group, event, any_match, NULL) > 0 ||
+			    (raw && probe_cache__for_each_match(&pc, raw, event, any_match, NULL) > 0)) {
+				pr_err("Error: the cached probe %s was made for %s with build-id %s, but %s now "
+				       "has build-id %s: not used (cache it again where this build's debuginfo "
+				       "exists)\n", spec, abs, de->d_name, abs, bid);
+				found = 1;
+			}
+			probe_cache__exit(&pc);
+		}
+		free(file);
+	}
+	if (d)
+		closedir(d);
+	free(raw);
+	free(group);
+	free(event);
+	free(at);
+	free(dir);
+	free(root);
+	return found;
 }
 
 static int prepare_one(struct sdt_record *sr, const char *ev, const char *binary)
@@ -134,7 +196,10 @@ static int prepare_one(struct sdt_record *sr, const char *ev, const char *binary
 		sdt_strv__free(lines, 0);
 		sdt_strv__free(where, 0);
 		n = sdt_spec__resolve(spec, binary, NULL, &lines, &where);
-		/* the workload need not have the event: then it is not ours to set up */
+		/* the workload need not have the event: then it is not ours to set up,
+		 * unless it was cached for another build of that very file */
+		if (n == 0 && sdt_spec__explain_other_build(spec, binary))
+			n = -1;
 	}
 	if (n <= 0) {
 		free(spec);

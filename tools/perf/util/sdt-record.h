@@ -52,4 +52,10 @@ int sdt_spec__resolve(const char *spec, const char *binary, const char *extra_ar
 		      char ***lines, char ***where);
 void sdt_strv__free(char **v, size_t n);
 
+/*
+ * When @spec is cached for another build-id of @binary's path (not for its
+ * current one), says so naming both build-ids and returns 1; else 0.
+ */
+int sdt_spec__explain_other_build(const char *spec, const char *binary);
+
 #endif
