@@ -1910,8 +1910,6 @@ int probe_finder__find(const char *binary, const struct probe_point *pp,
 			out->event = xasprintf("%.*s__return", (int)n, fn);
 		else if (pp->rel_line >= 0)
 			out->event = xasprintf("%.*s_L%d", (int)n, fn, pp->rel_line);
-		else if (pp->has_offset && pp->offset)
-			out->event = xasprintf("%.*s_%" PRIu64, (int)n, fn, pp->offset);
 		else
 			out->event = xasprintf("%.*s", (int)n, fn);
 	}
