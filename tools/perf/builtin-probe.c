@@ -183,6 +183,11 @@ static int expand_dwarf(const struct probe_opts *o, const char *point, const cha
 		pr_err("%s: %m\n", o->target);
 		return -1;
 	}
+	for (const char *c = args; c && *c; c++)
+		if ((unsigned char)*c < ' ' && *c != '\t') {
+			pr_err("Invalid probe definition '%s': control characters in the arguments\n", args);
+			return -1;
+		}
 	if (probe_point__parse(point, &pp) < 0)
 		return -1;
 	argc = split_args(args, &argv);

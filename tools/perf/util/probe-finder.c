@@ -65,6 +65,11 @@ int probe_point__parse(const char *spec, struct probe_point *pp)
 
 	memset(pp, 0, sizeof(*pp));
 	pp->rel_line = -1;
+	for (p = s; *p; p++)
+		if ((unsigned char)*p <= ' ' || *p == 0x7f) {
+			pr_err("Invalid probe point '%s': control characters and spaces are not allowed\n", spec);
+			goto bad;
+		}
 	semi = strchr(s, ';');
 	if (semi) {
 		*semi = '\0';
