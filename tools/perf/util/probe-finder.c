@@ -1507,7 +1507,9 @@ static bool arg_name_ok(const char *n)
 }
 
 /* all params ($params) or all variables ($vars) of the site that can be fetched */
-static void each_var(struct site_ctx *sc, bool params_only, char **args)
+static char *var_why(struct site_ctx *sc, Dwarf_Die *d);
+
+static void each_var(struct site_ctx *sc, bool params_only, const char *expr, char **args)
 {
 	for (int i = 0; i <= sc->fn_idx && i < sc->nscopes; i++) {
 		Dwarf_Die c;
@@ -1520,21 +1522,27 @@ static void each_var(struct site_ctx *sc, bool params_only, char **args)
 			int tag = dwarf_tag(&c);
 			const char *n;
 			struct arg_out o = { 0 };
-			int saved;
+			char *why;
 
 			if (tag != DW_TAG_formal_parameter && (params_only || tag != DW_TAG_variable))
 				continue;
 			n = dwarf_diename(&c);
 			if (!n)
 				continue;
-			saved = quiet;
-			if (!verbose)
-				quiet = 1;
-			if (resolve_expr(sc, n, NULL, &o) == 0)
+			why = var_why(sc, &c);
+			if (!why) {
+				Dwarf_Die t;
+				int size;
+
+				if (!die_type(&c, &t) || !scalar_type(&t, &size))
+					why = xstrdup("not a scalar (name its members)");
+			}
+			if (why) {
+				pr_warning("Warning: %s %s not fetched at %s: %s\n", expr, n, sc->where, why);
+				free(why);
+			} else if (resolve_expr(sc, n, NULL, &o) == 0) {
 				append(args, n, o.fetch, o.type);
-			else
-				pr_debug("%s skipped at %s\n", n, sc->where);
-			quiet = saved;
+			}
 			free(o.fetch);
 			free(o.type);
 			free(o.name);
@@ -1578,7 +1586,7 @@ static int build_args(struct site_ctx *sc, char *const *args, size_t nargs, char
 				pr_err("Error: %s at a return probe: only $retval is known\n", expr);
 				r = -1;
 			} else {
-				each_var(sc, expr[1] == 'p', out);
+				each_var(sc, expr[1] == 'p', expr, out);
 			}
 		} else if (!strcmp(expr, "$retval")) {
 			if (!sc->retprobe) {
