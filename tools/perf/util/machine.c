@@ -245,6 +245,10 @@ static int process_fork(struct machine *m, const struct perf_record_fork *f)
 		return 0;
 	parent = machine__findnew_thread(m, f->ppid, f->ptid);
 	child = machine__find_thread(m, f->tid);
+	/* a FORK naming its parent thread as the child (tid == ptid, a damaged
+	 * file): nothing to inherit, and "resetting" it would free what we copy */
+	if (child == parent)
+		return 0;
 	if (child) {
 		/* tid reuse: the old thread is gone */
 		maps__put(child->maps);
