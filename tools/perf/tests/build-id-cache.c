@@ -7,6 +7,7 @@
 #include "tests/tests.h"
 #include "tests/symbol-helpers.h"
 #include "util/build-id.h"
+#include "util/build-id-cache.h"
 #include "util/dso.h"
 
 static bool dso_has(struct dso *dso, const char *name)
@@ -186,7 +187,11 @@ static int test__build_id_cache(void)
 	cmd = xasprintf("rm -rf '%s'", root);
 	TEST_ASSERT_VAL("rm", system(cmd) == 0);
 	free(cmd);
-	TEST_ASSERT_VAL("our add", build_id_cache__add(root, w, NULL, id, (size_t)n, "elf", NULL) == 0);
+	{
+		char bid[41];
+
+		TEST_ASSERT_VAL("our add", bidcache__add(root, w, bid) == 0);
+	}
 	cmd = xasprintf("HOME='%s' /usr/bin/perf buildid-cache -l 2>/dev/null", tmp);
 	{
 		char *out = sym_test__run(cmd), hex[41];

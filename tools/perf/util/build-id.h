@@ -42,17 +42,6 @@ int build_id__parse(const char *hex, uint8_t *id, size_t max);
 
 bool build_id__equal(const uint8_t *a, size_t asize, const uint8_t *b, size_t bsize);
 
-/*
- * Adds `path` with build-id `id` to the cache at root the way perf 6.1 lays
- * it out: <root><path>/<bid>/elf (hard link, else copy), .../debug when a
- * separate debuginfo exists under debuginfo_root (may be NULL), and the
- * relative link <root>/.build-id/xx/rest -> ../..<path>/<bid>. `what` names
- * the file inside the directory: "elf" normally, "kallsyms" or "vdso" for
- * those ([kernel.kallsyms] / [vdso] as path, contents copied from src).
- * src = the file to copy (defaults to path). 0 on success, -1 with a message.
- */
-int build_id_cache__add(const char *root, const char *path, const char *src,
-			const uint8_t *id, size_t size, const char *what,
-			const char *debuginfo_root);
+/* Adding to the cache: bidcache__add() in build-id-cache.h (never follows a planted symlink). */
 
 #endif

@@ -23,6 +23,7 @@
 #include <sys/sysmacros.h>
 #include "jit-inject.h"
 #include "build-id.h"
+#include "build-id-cache.h"
 #include "debug.h"
 #include "genelf.h"
 #include "header.h"
@@ -877,8 +878,9 @@ int jit_inject__process(struct jit_inject *ji, union perf_event *ev)
 static void cache_elf(const struct jit_elf *e)
 {
 	char *root = build_id_cache__root();
+	char bid[41];
 
-	if (build_id_cache__add(root, e->path, NULL, e->build_id, GENELF_BUILD_ID_SIZE, "elf", NULL))
+	if (bidcache__add(root, e->path, bid) < 0)
 		pr_warning("jit: could not add %s to the build-id cache %s\n", e->path, root);
 	free(root);
 }
