@@ -4,7 +4,8 @@
 # when a package is missing, so a warm machine pays nothing.
 set -u
 pkgs="libelf-dev libdw-dev zlib1g-dev elfutils binutils systemtap-sdt-dev
-      openjdk-17-jdk-headless libtraceevent-dev clang libclang-rt-14-dev llvm python3 procps bc strace"
+      openjdk-17-jdk-headless libtraceevent-dev clang libclang-rt-14-dev llvm python3 procps bc strace
+      libzstd-dev libdebuginfod-dev debuginfod chromium bpftrace nodejs"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' \
