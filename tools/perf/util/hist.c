@@ -234,8 +234,13 @@ static const char *frame_srcline(struct hists *h, const struct hist_frame *f)
 
 	if (f->dso)
 		s = dso__srcline(h->dsos, f->dso, f->addr);
-	if (!s) {
-		/* like perf: the DSO and the address when no line is known */
+	if (!s && f->sym && !f->inlined) {
+		/* like perf 6.1: no line known, the symbol and the decimal offset into it */
+		snprintf(buf, sizeof(buf), "%s+%llu", f->sym->name,
+			 (unsigned long long)(f->addr - f->sym->start));
+		s = buf;
+	} else if (!s) {
+		/* no symbol either: the DSO and the address */
 		snprintf(buf, sizeof(buf), "%s[%llx]", f->dso ? f->dso->short_name : "[unknown]",
 			 (unsigned long long)f->addr);
 		s = buf;
