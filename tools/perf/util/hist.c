@@ -241,6 +241,12 @@ static const char *frame_srcline(struct hists *h, const struct hist_frame *f)
 
 	if (f->dso)
 		s = dso__srcline(h->dsos, f->dso, f->addr);
+	if (!s && f->sym && f->addr >= f->sym->start) {
+		/* like perf: a known function without line info is function+offset */
+		snprintf(buf, sizeof(buf), "%s+%llu", f->sym->name,
+			 (unsigned long long)(f->addr - f->sym->start));
+		s = buf;
+	}
 	if (!s) {
 		/* like perf: the DSO and the address when no line is known */
 		snprintf(buf, sizeof(buf), "%s[%llx]", f->dso ? f->dso->short_name : "[unknown]",
