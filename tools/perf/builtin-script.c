@@ -32,6 +32,7 @@ struct script {
 	bool user_fields;
 	bool show_callchain;
 	struct trace_printer *tp;
+	struct callchain_resolver resolver;
 	struct hist_frame frames[MAX_FRAMES];
 };
 
@@ -77,7 +78,7 @@ static int script__sample(struct perf_tool *tool, struct perf_session *s, union 
 	FILE *f = stdout;
 
 	(void)ev;
-	n = sample__resolve_frames(&s->machine, sample, sc->frames, chain ? MAX_FRAMES : 1, &thread);
+	n = callchain_resolver__frames(&sc->resolver, sample, sc->frames, chain ? MAX_FRAMES : 1, &thread);
 	if (fields & F_COMM) {
 		const char *comm = thread ? thread->comm : ":-1";
 
@@ -195,13 +196,14 @@ int cmd_script(int argc, const char **argv)
 	if (fields && parse_fields(&sc, fields) < 0)
 		return 129;
 	sc.show_callchain = !no_chain;
-	callchain_inline = inl;
 	s = perf_session__open(input ? input : "perf.data");
 	if (!s)
 		return 1;
 	sc.tool.sample = script__sample;
 	sc.tp = script_trace__new();
+	callchain_resolver__init(&sc.resolver, &s->machine, inl);
 	ret = perf_session__process_events(s, &sc.tool);
+	callchain_resolver__exit(&sc.resolver);
 	script_trace__delete(sc.tp);
 	perf_session__delete(s);
 	return ret < 0 ? 1 : 0;
