@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "builtin.h"
 #include "util/callchain.h"
 #include "util/debug.h"
@@ -283,6 +284,25 @@ static void print_hists(FILE *f, struct report *rep, struct perf_session *s, str
 		fprintf(f, "\n\n");
 }
 
+/*
+ * perf 6.1 closes the report with a random hint about its options; ours are
+ * about the options this perf has (the compat test compares the frame only).
+ */
+static void print_tip(FILE *f)
+{
+	static const char *const tips[] = {
+		"Group samples by source line with: perf report --sort sym,srcline",
+		"Hide the small stuff: perf report --percent-limit 2",
+		"Self overhead only, without callers' totals: perf report --no-children",
+		"Start call graphs at the root: perf report -g caller",
+		"Read a recording from a pipe: perf record -o - ... | perf report -i -",
+	};
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	fprintf(f, "#\n# (Tip: %s)\n#\n", tips[ts.tv_nsec / 1000 % ARRAY_SIZE(tips)]);
+}
+
 static int parse_callchain_opt(const struct option *opt, const char *arg, int unset)
 {
 	struct report *rep = opt->value;
@@ -417,6 +437,8 @@ int cmd_report(int argc, const char **argv)
 			continue;
 		print_hists(stdout, &rep, s, &s->evsels[i], &rep.hists[i]);
 	}
+	if (!quiet)
+		print_tip(stdout);
 	for (size_t i = 0; i < rep.nr_hists; i++)
 		hists__exit(&rep.hists[i]);
 	free(rep.hists);
