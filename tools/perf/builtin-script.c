@@ -162,7 +162,7 @@ int cmd_script(int argc, const char **argv)
 	static struct script sc;
 	const char *input = NULL, *symfs = NULL, *kallsyms = NULL, *vmlinux = NULL;
 	bool inl = false, force = false, demangle = true, demangle_kernel = false;
-	bool full_source_path = false;
+	bool full_source_path = false, show_kernel_path = false;
 	const struct option options[] = {
 		OPT_STRING('i', "input", &input, "file", "input file name"),
 		OPT_CALLBACK('F', "fields", &sc, "str",
@@ -191,7 +191,8 @@ int cmd_script(int argc, const char **argv)
 		SHOW_OPT("show-round-events", ROUND, "Show round events (if recorded)"),
 		SHOW_OPT("show-namespace-events", NAMESPACE, "Show namespace events (if recorded)"),
 		SHOW_OPT("show-cgroup-events", CGROUP, "Show cgroup events (if recorded)"),
-		OPT_BOOLEAN(0, "show-kernel-path", &sc.out.show_kernel_path, "Show the path of [kernel.kallsyms]"),
+		OPT_BOOLEAN(0, "show-kernel-path", &show_kernel_path,
+			    "Show the path of [kernel.kallsyms] (accepted: without a vmlinux it stays [kernel.kallsyms])"),
 		OPT_STRING(0, "symfs", &symfs, "directory", "Look for files with symbols relative to this directory"),
 		OPT_STRING(0, "kallsyms", &kallsyms, "file", "kallsyms pathname"),
 		OPT_STRING('k', "vmlinux", &vmlinux, "file", "vmlinux pathname (accepted; kallsyms is used)"),
@@ -226,7 +227,8 @@ int cmd_script(int argc, const char **argv)
 	if (s->nr_evsels && script__ready(&sc, s) < 0)
 		ret = 255;
 	else if (perf_session__process_events(s, &sc.tool) < 0)
-		ret = sc.ready ? 1 : 255;
+		/* in a pipe perf 6.1 finds out while reading: -EINVAL as status */
+		ret = sc.ready ? 1 : 234;
 	else
 		ret = 0;
 	perf_session__delete(s);

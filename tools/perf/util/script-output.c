@@ -341,13 +341,9 @@ static void print_start(struct script_output *o, FILE *f, uint64_t fields, bool 
 	}
 }
 
-static const char *dso_name(const struct script_output *o, const struct dso *dso)
+static const char *dso_name(const struct dso *dso)
 {
-	if (!dso)
-		return "[unknown]";
-	if (o->show_kernel_path && dso->kind == DSO_KIND_KERNEL && dso->symsrc)
-		return dso->symsrc;
-	return dso->long_name;
+	return dso ? dso->long_name : "[unknown]";
 }
 
 static void print_srcline(FILE *f, struct perf_session *s, const struct hist_frame *fr)
@@ -377,7 +373,7 @@ static void print_sym(const struct script_output *o, FILE *f, const struct hist_
 		if (fr->inlined)
 			fprintf(f, " (inlined)");
 		else
-			fprintf(f, " (%s)", dso_name(o, fr->dso));
+			fprintf(f, " (%s)", dso_name(fr->dso));
 	}
 }
 
@@ -648,6 +644,10 @@ void script_output__event(struct script_output *o, FILE *f, struct perf_session 
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
 		thread = machine__findnew_thread(&s->machine, ev->fork.pid, ev->fork.tid);
+		break;
+	case PERF_RECORD_NAMESPACES:
+		thread = machine__findnew_thread(&s->machine, ((const int32_t *)ev)[2],
+						 ((const int32_t *)ev)[3]);
 		break;
 	default:
 		thread = machine__findnew_thread(&s->machine, sample->pid, sample->tid);

@@ -45,7 +45,6 @@ struct script_output {
 	uint64_t named[ST_NR];        /* fields -F named (+field too): missing ones are errors */
 	bool ns;                      /* --ns: nanoseconds */
 	bool reltime, deltatime;
-	bool show_kernel_path;
 	bool hide_callchain;          /* -G */
 	unsigned max_stack;           /* --max-stack: frames of a call chain printed */
 	unsigned show;                /* SHOW_* */
