@@ -118,6 +118,12 @@ static int opt_time(const struct option *opt, const char *arg, int unset)
 	return script_filter__set_time(&of(opt)->filter, arg);
 }
 
+static int opt_stop_bt(const struct option *opt, const char *arg, int unset)
+{
+	(void)unset;
+	return script_filter__add_names(&of(opt)->out.stop_bt, arg);
+}
+
 static int opt_max_stack(const struct option *opt, const char *arg, int unset)
 {
 	char *end;
@@ -160,7 +166,7 @@ static const char *const script_usage[] = {
 int cmd_script(int argc, const char **argv)
 {
 	static struct script sc;
-	const char *input = NULL, *symfs = NULL, *kallsyms = NULL, *vmlinux = NULL;
+	const char *input = NULL, *symfs = NULL, *kallsyms = NULL, *vmlinux = NULL, *itrace = NULL;
 	bool inl = false, force = false, demangle = true, demangle_kernel = false;
 	bool full_source_path = false, show_kernel_path = false;
 	const struct option options[] = {
@@ -173,6 +179,10 @@ int cmd_script(int argc, const char **argv)
 			    "When printing symbols do not display call chain"),
 		OPT_CALLBACK(0, "max-stack", &sc, "n", "Set the maximum stack depth when printing the callchain",
 			     opt_max_stack),
+		OPT_CALLBACK(0, "stop-bt", &sc, "symbol[,symbol...]", "Stop display of callgraph at these symbols",
+			     opt_stop_bt),
+		OPT_STRING_OPTARG(0, "itrace", &itrace, "opts",
+				  "Instruction Tracing options (accepted: there is no AUX trace decoding, files without one print the same)", ""),
 		OPT_BOOLEAN(0, "inline", &inl, "Show inlined callers in call chains (off by default, as in perf 6.1)"),
 		OPT_BOOLEAN(0, "ns", &sc.out.ns, "Use 9 decimal places when displaying time"),
 		OPT_BOOLEAN(0, "reltime", &sc.out.reltime, "Show time stamps relative to start"),

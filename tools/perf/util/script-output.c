@@ -61,6 +61,11 @@ void script_output__exit(struct script_output *o)
 {
 	script_trace__delete(o->tp);
 	o->tp = NULL;
+	for (size_t i = 0; i < o->stop_bt.nr; i++)
+		free(o->stop_bt.names[i]);
+	free(o->stop_bt.names);
+	o->stop_bt.names = NULL;
+	o->stop_bt.nr = 0;
 }
 
 enum script_type script_type_of(const struct evsel *evsel)
@@ -426,6 +431,14 @@ size_t script_output__resolve(struct script_output *o, struct perf_session *s,
 	return chain && !o->max_stack ? 0 : n;
 }
 
+static bool stops_chain(const struct script_output *o, const char *name)
+{
+	for (size_t i = 0; i < o->stop_bt.nr; i++)
+		if (!strcmp(o->stop_bt.names[i], name))
+			return true;
+	return false;
+}
+
 void script_output__sample(struct script_output *o, FILE *f, struct perf_session *s,
 			   const struct perf_sample *sample, const struct evsel *evsel,
 			   const struct thread *thread, size_t n)
@@ -461,6 +474,8 @@ void script_output__sample(struct script_output *o, FILE *f, struct perf_session
 				if (fields & SF(SRCLINE))
 					print_srcline(f, s, fr);
 				fputc('\n', f);
+				if (fr->sym && stops_chain(o, fr->sym->name))
+					break;
 			}
 		} else {
 			fprintf(f, " %16" PRIx64, sample->ip);

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "callchain.h"
+#include "script-filter.h"
 #include "session.h"
 
 enum script_field {
@@ -48,6 +49,7 @@ struct script_output {
 	bool hide_callchain;          /* -G */
 	unsigned max_stack;           /* --max-stack: frames of a call chain printed */
 	unsigned show;                /* SHOW_* */
+	struct name_list stop_bt;     /* --stop-bt: a chain ends after these functions */
 	int name_width;               /* widest event name: perf aligns them */
 	uint64_t initial_time, previous_time;
 	struct trace_printer *tp;
