@@ -44,15 +44,12 @@ static int annotate__sample(struct perf_tool *tool, struct perf_session *s, unio
 	return 0;
 }
 
-static int digits(int v)
+/* perf pads the numbers of text rows to the width of the symbol's hex end address, plus one */
+static int row_width(const struct sym_hist *sh)
 {
-	int n = 1;
+	char buf[32];
 
-	while (v >= 10) {
-		v /= 10;
-		n++;
-	}
-	return n;
+	return snprintf(buf, sizeof(buf), "%llx", (unsigned long long)sh->sym->end) + 1;
 }
 
 static double percent(const struct annotation *a, const struct annotated_insn *in)
@@ -86,12 +83,8 @@ static void print_title(FILE *f, const struct sym_hist *sh, const char *event)
 static void print_rows(FILE *f, const struct sym_hist *sh, const struct annotation *a,
 		       const char *event)
 {
-	int maxline = 0, width;
+	int width = row_width(sh);
 
-	for (size_t i = 0; i < a->nr_rows; i++)
-		if (a->rows[i].insn < 0 && a->rows[i].line_nr > maxline)
-			maxline = a->rows[i].line_nr;
-	width = digits(maxline) + 3;
 	print_title(f, sh, event);
 	for (size_t i = 0; i < a->nr_rows; i++) {
 		const struct annotate_row *r = &a->rows[i];
@@ -108,14 +101,17 @@ static void print_rows(FILE *f, const struct sym_hist *sh, const struct annotati
 static void print_annotation(struct annotate_ctx *ctx, FILE *f, const struct sym_hist *sh,
 			     const struct annotation *a, const char *event)
 {
-	int width, maxline = 0;
+	int width = row_width(sh), maxline = 0;
 	const char *last_file = NULL;
 	int last_line = -1;
+	char buf[16];
 
 	for (size_t i = 0; i < a->nr; i++)
 		if (a->insns[i].src_line > maxline)
 			maxline = a->insns[i].src_line;
-	width = digits(maxline) + 3;
+	/* a DWARF line number may be wider than the addresses */
+	if (snprintf(buf, sizeof(buf), "%d", maxline) + 1 > width)
+		width = (int)strlen(buf) + 1;
 	print_title(f, sh, event);
 	fprintf(f, "         :\n         :\n         :\n");
 	fprintf(f, "         : %*sDisassembly of section .text:\n", width, "");

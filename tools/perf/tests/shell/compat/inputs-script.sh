@@ -48,3 +48,16 @@ input_scr_task() {
 input_scr_cpuwide() {
 	cm_scr_record scr_cpuwide.data -a --switch-events --all-cgroups -e cpu-clock -- sleep 0.05
 }
+
+# a jitted program after perf 6.1's inject --jit: the MMAP2s of the jitted
+# ELFs (what a JIT user checks with --show-mmap-events), their symbols and
+# build-ids. jit_synth writes its jitdump into jitdir/ (under $CM_DIR, not
+# /tmp/perf-*, which perf takes for perf-PID.map files)
+input_scr_jit() {
+	[ "$(uname -m)" = x86_64 ] || { cm_skip "jit_synth emits x86-64 code"; return 2; }
+	[ -x "$WORKLOADS/jit_synth" ] || { echo "workload jit_synth not built"; return 1; }
+	mkdir -p "$CM_DIR/jitdir" || return 1
+	"$PERF_REF" record -q -k mono -e cpu-clock -o scr_jit.raw -- "$WORKLOADS/jit_synth" --ms 100 \
+		"$CM_DIR/jitdir" > /dev/null || return 1
+	"$PERF_REF" inject --jit -i scr_jit.raw -o scr_jit.data
+}
