@@ -4,6 +4,13 @@
  * file and pipe format as the two ends require. Every record and feature is
  * carried over untouched; modes that change the stream (--jit, ...) plug in
  * through inject->record_hook.
+ *
+ * COMPRESSED records (perf record -z) come out of the reader opened up, and
+ * the output carries the records inside them uncompressed, without the
+ * COMPRESSED feature. perf 6.1 copies COMPRESSED records as they are
+ * instead; that hides the MMAPs inside them from --jit (a -z Java recording
+ * is never symbolized) and in pipe output gives a stream its own report
+ * cannot decompress. The price is a larger output.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -54,7 +61,7 @@ static int copy_file_header(struct inject *inj)
 			return -1;
 	}
 	for (int feat = 1; feat < HEADER_FEAT_BITS; feat++)
-		if (perf_data_reader__has_feat(r, feat) &&
+		if (perf_data_reader__has_feat(r, feat) && feat != HEADER_COMPRESSED &&
 		    perf_data_writer__set_feature(&inj->out, feat, r->feat[feat].data, r->feat[feat].size))
 			return -1;
 	return perf_data_writer__start(&inj->out);
@@ -82,6 +89,8 @@ static int absorb_header_record(struct inject *inj, const union perf_event *ev)
 		id = ev->feat.feat_id;
 		if (id == HEADER_LAST_FEATURE || id == HEADER_RESERVED || id >= HEADER_FEAT_BITS)
 			return 1;     /* the writer emits its own end marker */
+		if (id == HEADER_COMPRESSED)
+			return 1;     /* the output is not compressed (see the top of this file) */
 		return perf_data_writer__set_feature(&inj->out, (int)id, ev->feat.data,
 						     ev->header.size - sizeof(ev->feat)) ? -1 : 1;
 	}

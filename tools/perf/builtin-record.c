@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "builtin.h"
+#include "util/compress.h"
 #include "util/cpumap.h"
 #include "util/data.h"
 #include "util/debug.h"
@@ -67,6 +68,11 @@ struct record {
 	uint64_t first_time, last_time;
 	unsigned wakeups;
 	int time_pos;                  /* offset of SAMPLE time from the header end */
+
+	/* -z: ring data goes through zstd into COMPRESSED records */
+	int comp_level;                /* 0: off */
+	struct perf_compressor *zc;
+	struct feat_buf zstage;        /* one ring's records, compressed together */
 };
 
 static volatile sig_atomic_t done, child_done, signr;
@@ -321,6 +327,32 @@ static int parse_pages_option(const struct option *opt, const char *arg, int uns
 	return 0;
 }
 
+/* -z / --compression-level[=N]: like perf 6.1, 0 means the default and above 22 means 22 */
+static int parse_comp_level(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = option_record(opt);
+	uint64_t v = PERF_COMP_LEVEL_DEFAULT;
+
+	if (unset) {
+		rec->comp_level = 0;
+		return 0;
+	}
+	if (arg && parse_uint(arg, &v)) {
+		pr_err("invalid --compression-level '%s': expected a number from 1 to %d\n", arg,
+		       PERF_COMP_LEVEL_MAX);
+		return -1;
+	}
+	if (v == 0)
+		v = PERF_COMP_LEVEL_DEFAULT;
+	if (v > PERF_COMP_LEVEL_MAX) {
+		pr_warning("compression level %llu lowered to the maximum, %d\n", (unsigned long long)v,
+			   PERF_COMP_LEVEL_MAX);
+		v = PERF_COMP_LEVEL_MAX;
+	}
+	rec->comp_level = (int)v;
+	return 0;
+}
+
 /* "1,2,3" -> pids; -1 on anything else */
 static int parse_pid_list(const char *s, pid_t **out, int *nr)
 {
@@ -453,7 +485,49 @@ static int record__process_ring_event(struct record *rec, const union perf_event
 	default:
 		break;
 	}
+	if (rec->zc) {
+		feat_buf__put(&rec->zstage, ev, ev->header.size);
+		return 0;
+	}
 	return record__write(rec, ev, ev->header.size);
+}
+
+static int record__emit_compressed(void *arg, const void *buf, size_t size)
+{
+	return record__write(arg, buf, size);
+}
+
+/* one ring's records: together they stay within the ring's size, as perf 6.1's reader needs */
+static int record__flush_compressed(struct record *rec)
+{
+	int ret = 0;
+
+	if (rec->zc && rec->zstage.len)
+		ret = perf_compressor__records(rec->zc, rec->zstage.data, rec->zstage.len,
+					       record__emit_compressed, rec);
+	rec->zstage.len = 0;
+	if (ret)
+		done = 1;
+	return ret;
+}
+
+/* HEADER_COMPRESSED: the ratio is known at the end (file) or not at all (pipe: 0) */
+static void record__set_comp_feature(struct record *rec)
+{
+	struct perf_comp_feature f = {
+		.version = PERF_COMP_VERSION,
+		.type = PERF_COMP_ZSTD,
+		.level = (uint32_t)rec->comp_level,
+		.mmap_len = (uint32_t)((rec->mmap_pages + 1) * sysconf(_SC_PAGESIZE)),
+	};
+	unsigned char payload[20];
+	uint64_t in, out;
+
+	perf_compressor__totals(rec->zc, &in, &out);
+	if (in && out)
+		f.ratio = (uint32_t)((double)in / (double)out + 0.5);
+	perf_comp_feature__encode(&f, payload);
+	perf_data_writer__set_feature(&rec->writer, HEADER_COMPRESSED, payload, sizeof(payload));
 }
 
 /* Copies everything the rings hold; returns bytes copied, -1 on write error. */
@@ -482,6 +556,8 @@ static int64_t record__drain(struct record *rec)
 			if (record__process_ring_event(rec, ev))
 				return -1;
 		perf_mmap__read_done(m);
+		if (record__flush_compressed(rec))
+			return -1;
 		total += (int64_t)n;
 	}
 	if (total) {
@@ -831,6 +907,28 @@ static void print_lost_warnings(struct record *rec)
 	}
 }
 
+/* perf 6.1's last line; with -z the sample count gives way to the ratio */
+static void record__print_summary(struct record *rec)
+{
+	uint64_t in = 0, out = 0;
+	struct stat st;
+	double mb;
+
+	if (rec->opts.pipe)
+		mb = rec->bytes_written / 1024.0 / 1024.0;
+	else
+		mb = stat(rec->output, &st) ? 0 : st.st_size / 1024.0 / 1024.0;
+	fprintf(stderr, "[ perf record: Captured and wrote %.3f MB %s", mb, rec->opts.pipe ? "-" : rec->output);
+	if (rec->zc)
+		perf_compressor__totals(rec->zc, &in, &out);
+	if (in && out)
+		fprintf(stderr, ", compressed (original %.3f MB, ratio is %.3f)", in / 1024.0 / 1024.0,
+			(double)in / (double)out);
+	else if (!rec->opts.pipe)
+		fprintf(stderr, " (%llu samples)", (unsigned long long)rec->samples);
+	fprintf(stderr, " ]\n");
+}
+
 static int __cmd_record(struct record *rec, int argc, const char **argv, int rec_argc,
 			const char **rec_argv)
 {
@@ -961,6 +1059,14 @@ static int __cmd_record(struct record *rec, int argc, const char **argv, int rec
 		/* pipe mode has no place for SAMPLE_TIME/BUILD_ID at the end */
 		rec->track_hits = false;
 	}
+	if (rec->comp_level) {
+		rec->zc = perf_compressor__new(rec->comp_level);
+		if (!rec->zc)
+			goto out;
+		/* pipe mode sends features at start; a file gets the final ratio at the end */
+		if (pipe)
+			record__set_comp_feature(rec);
+	}
 	if (perf_data_writer__start(&rec->writer) < 0)
 		goto out;
 	if (pipe && tdata) {
@@ -1018,6 +1124,8 @@ static int __cmd_record(struct record *rec, int argc, const char **argv, int rec
 	print_lost_warnings(rec);
 
 	if (!pipe) {
+		if (rec->zc)
+			record__set_comp_feature(rec);
 		if (rec->first_time)
 			header__write_sample_time(&rec->writer, rec->first_time, rec->last_time);
 		if (rec->track_hits)
@@ -1028,18 +1136,8 @@ static int __cmd_record(struct record *rec, int argc, const char **argv, int rec
 		pr_err("failed to finish %s\n", rec->output);
 		goto out;
 	}
-	if (!quiet && !exec_err) {
-		if (pipe) {
-			fprintf(stderr, "[ perf record: Captured and wrote %.3f MB - ]\n",
-				rec->bytes_written / 1024.0 / 1024.0);
-		} else {
-			struct stat st;
-			double mb = stat(rec->output, &st) ? 0 : st.st_size / 1024.0 / 1024.0;
-
-			fprintf(stderr, "[ perf record: Captured and wrote %.3f MB %s (%llu samples) ]\n", mb,
-				rec->output, (unsigned long long)rec->samples);
-		}
-	}
+	if (!quiet && !exec_err)
+		record__print_summary(rec);
 	if (exec_err)
 		err = 255;
 	else if (rec->child > 0 && rec->child_reaped) {
@@ -1063,6 +1161,9 @@ out:
 	free(tdata);
 	free(threads);
 	free(pids);
+	perf_compressor__delete(rec->zc);
+	rec->zc = NULL;
+	feat_buf__release(&rec->zstage);
 	evlist__close(el);
 	cpu_map__delete(cpus);
 	el->cpus = NULL;
@@ -1095,6 +1196,9 @@ int cmd_record(int argc, const char **argv)
 			     parse_pages_option),
 		OPT_STRING('o', "output", &rec.output, "file", "output file name ('-' for a pipe)"),
 		OPT_BOOLEAN('B', "no-buildid", &rec.no_buildid, "do not collect buildids in perf.data"),
+		OPT_CALLBACK_OPTARG('z', "compression-level", &rec, "n",
+				    "Compress records using specified level (default: 1 - fastest compression, 22 - greatest compression)",
+				    parse_comp_level, NULL),
 		OPT_BOOLEAN('q', "quiet", &verbose_q, "don't print any warnings or messages"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose (show counter open errors, etc)"),
 		OPT_END()
