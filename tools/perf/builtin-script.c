@@ -66,18 +66,10 @@ static void print_dso(FILE *f, const struct hist_frame *fr, unsigned fields)
 		fprintf(f, " (%s)", fr->dso ? fr->dso->long_name : "[unknown]");
 }
 
-static int script__sample(struct perf_tool *tool, struct perf_session *s, union perf_event *ev,
-			  struct perf_sample *sample, struct evsel *evsel)
+/* comm, pid/tid, cpu, time: the start of a sample's line and of a side-band event's */
+static void print_header(FILE *f, const struct thread *thread, const struct perf_sample *sample,
+			 unsigned fields, bool chain)
 {
-	struct script *sc = (struct script *)tool;
-	unsigned fields = sc->user_fields ? sc->fields : default_fields(evsel);
-	bool chain = sc->show_callchain && sample->callchain && (fields & F_IP);
-	struct thread *thread;
-	size_t n;
-	FILE *f = stdout;
-
-	(void)ev;
-	n = sample__resolve_frames(&s->machine, sample, sc->frames, chain ? MAX_FRAMES : 1, &thread);
 	if (fields & F_COMM) {
 		const char *comm = thread ? thread->comm : ":-1";
 
@@ -98,6 +90,21 @@ static int script__sample(struct perf_tool *tool, struct perf_session *s, union 
 	if (fields & F_TIME)
 		fprintf(f, "%5llu.%06llu: ", (unsigned long long)(sample->time / 1000000000ull),
 			(unsigned long long)(sample->time % 1000000000ull / 1000));
+}
+
+static int script__sample(struct perf_tool *tool, struct perf_session *s, union perf_event *ev,
+			  struct perf_sample *sample, struct evsel *evsel)
+{
+	struct script *sc = (struct script *)tool;
+	unsigned fields = sc->user_fields ? sc->fields : default_fields(evsel);
+	bool chain = sc->show_callchain && sample->callchain && (fields & F_IP);
+	struct thread *thread;
+	size_t n;
+	FILE *f = stdout;
+
+	(void)ev;
+	n = sample__resolve_frames(&s->machine, sample, sc->frames, chain ? MAX_FRAMES : 1, &thread);
+	print_header(f, thread, sample, fields, chain);
 	if (fields & F_PERIOD)
 		fprintf(f, "%10llu ", (unsigned long long)sample->period);
 	if (fields & F_EVENT)
@@ -139,6 +146,32 @@ static int script__sample(struct perf_tool *tool, struct perf_session *s, union 
 	return 0;
 }
 
+/* --show-bpf-events: KSYMBOL and BPF_EVENT records in time order, as perf 6.1 prints them */
+static int script__bpf_event(struct perf_tool *tool, struct perf_session *s, union perf_event *ev,
+			     struct perf_sample *sample)
+{
+	struct script *sc = (struct script *)tool;
+	struct evsel *evsel = perf_session__evsel_of(s, ev);
+	unsigned fields;
+	FILE *f = stdout;
+
+	if (!sample || !evsel || (ev->header.type != PERF_RECORD_KSYMBOL && ev->header.type != PERF_RECORD_BPF_EVENT))
+		return 0;
+	fields = (sc->user_fields ? sc->fields : default_fields(evsel)) & (F_COMM | F_TID | F_PID | F_CPU | F_TIME);
+	print_header(f, machine__findnew_thread(&s->machine, (int32_t)sample->pid, (int32_t)sample->tid), sample,
+		     fields, false);
+	if (ev->header.type == PERF_RECORD_KSYMBOL) {
+		size_t max = ev->header.size > sizeof(ev->ksymbol) ? ev->header.size - sizeof(ev->ksymbol) : 0;
+
+		fprintf(f, "PERF_RECORD_KSYMBOL addr %llx len %u type %u flags 0x%x name %.*s\n",
+			(unsigned long long)ev->ksymbol.addr, ev->ksymbol.len, ev->ksymbol.ksym_type,
+			ev->ksymbol.flags, (int)strnlen(ev->ksymbol.name, max), ev->ksymbol.name);
+	} else {
+		fprintf(f, "PERF_RECORD_BPF_EVENT type %u, flags %u, id %u\n", ev->bpf.type, ev->bpf.flags, ev->bpf.id);
+	}
+	return 0;
+}
+
 static int parse_fields(struct script *sc, const char *arg)
 {
 	char *copy = xstrdup(arg), *tok, *save = NULL;
@@ -175,13 +208,14 @@ int cmd_script(int argc, const char **argv)
 {
 	struct script sc = { .show_callchain = true };
 	const char *input = NULL, *fields = NULL;
-	bool no_chain = false, inl = false;
+	bool no_chain = false, inl = false, bpf_events = false;
 	const struct option options[] = {
 		OPT_STRING('i', "input", &input, "file", "input file name"),
 		OPT_STRING('F', "fields", &fields, "str",
 			   "comma separated output fields: comm,tid,pid,time,cpu,event,trace,ip,sym,dso,symoff,period,addr"),
 		OPT_BOOLEAN('G', "hide-call-graph", &no_chain, "When printing symbols do not display call chain"),
 		OPT_BOOLEAN(0, "inline", &inl, "Show inlined callers in call chains (off by default, as in perf 6.1)"),
+		OPT_BOOLEAN(0, "show-bpf-events", &bpf_events, "Show bpf related events"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
 		OPT_BOOLEAN('q', "quiet", &quiet, "do not show any warnings or messages"),
 		OPT_END()
@@ -200,6 +234,8 @@ int cmd_script(int argc, const char **argv)
 	if (!s)
 		return 1;
 	sc.tool.sample = script__sample;
+	if (bpf_events)
+		sc.tool.other = script__bpf_event;
 	sc.tp = script_trace__new();
 	ret = perf_session__process_events(s, &sc.tool);
 	script_trace__delete(sc.tp);
