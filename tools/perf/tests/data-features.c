@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 #include "tests.h"
+#include "util/build-id.h"
 #include "util/data.h"
 #include "util/header.h"
 #include "util/util.h"
@@ -116,7 +117,7 @@ static int test__build_id_records(void)
 	TEST_ASSERT_VAL("name 1", !strcmp(got[1].filename, "/usr/lib/libx.so"));
 	TEST_ASSERT_EQUAL("cpumode 1", got[1].cpumode, PERF_RECORD_MISC_USER);
 	TEST_ASSERT_EQUAL("size 1", got[1].size, 16);
-	TEST_ASSERT_VAL("hex", !strcmp(build_id__hex(got[1].build_id, got[1].size, hex),
+	TEST_ASSERT_VAL("hex", !strcmp(build_id__sprintf(got[1].build_id, got[1].size, hex),
 				       "000102030405060708090a0b0c0d0e0f"));
 	build_id__free_entries(got, nr);
 

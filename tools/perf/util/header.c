@@ -229,18 +229,6 @@ void build_id__free_entries(struct build_id_entry *entries, size_t nr)
 	free(entries);
 }
 
-char *build_id__hex(const uint8_t *id, size_t size, char *buf)
-{
-	static const char digits[] = "0123456789abcdef";
-
-	for (size_t i = 0; i < size; i++) {
-		buf[2 * i] = digits[id[i] >> 4];
-		buf[2 * i + 1] = digits[id[i] & 15];
-	}
-	buf[2 * size] = 0;
-	return buf;
-}
-
 /* ---- EVENT_DESC ---- */
 
 #define ATTR_SIZE_ON_DISK 128   /* PERF_ATTR_SIZE_VER7, what perf 6.1 reads and writes */

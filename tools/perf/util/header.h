@@ -74,8 +74,6 @@ void build_id__encode(struct feat_buf *b, const struct build_id_entry *e, uint32
 /* Decodes a whole feature payload. -1 (pr_debug) on a malformed record. */
 int build_id__decode(const void *data, size_t size, struct build_id_entry **entries, size_t *nr);
 void build_id__free_entries(struct build_id_entry *entries, size_t nr);
-/* lowercase hex of the first `size` bytes; buf needs 2*size+1 */
-char *build_id__hex(const uint8_t *id, size_t size, char *buf);
 
 /* ---- EVENT_DESC (feature 12) ---- */
 
