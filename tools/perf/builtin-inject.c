@@ -34,20 +34,13 @@ struct inject {
 	 * header records HEADER_ATTR / HEADER_FEATURE / HEADER_TRACING_DATA,
 	 * which the writer regenerates). Return 0 to have ev copied as is,
 	 * 1 when the hook wrote its replacement itself (or drops it), -1 to
-	 * abort. A hook may write extra records with inject__write().
+	 * abort. A hook may write extra records to inj->out itself.
 	 */
 	int (*record_hook)(struct inject *inj, union perf_event *ev, uint64_t offset);
 	/* called once after the last record, before the output is closed */
 	int (*finish_hook)(struct inject *inj);
 	void *hook_priv;
 };
-
-int inject__write(struct inject *inj, const void *buf, size_t size);
-
-int inject__write(struct inject *inj, const void *buf, size_t size)
-{
-	return perf_data_writer__write(&inj->out, buf, size);
-}
 
 /* file input: attrs and features are known up front */
 static int copy_file_header(struct inject *inj)

@@ -1,14 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * perf record: open sampling events on a workload, processes, threads or
- * all CPUs, copy their ring buffers into perf.data (file or pipe format)
- * and describe the recording in the feature sections, as perf 6.1 does.
- * The pieces live in util/: evlist (events), workload (the command),
- * target (-p/-t), synthetic-events (state before the start) and
- * record-output (rings to perf.data).
+ * all CPUs and copy their rings into perf.data (file or pipe format), as
+ * perf 6.1 does. The work is in util/ (evlist, workload, target,
+ * record-opts, record-output); here are the options and the sequence.
  */
-#include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +16,7 @@
 #include "util/debug.h"
 #include "util/evlist.h"
 #include "util/header.h"
+#include "util/record-features.h"
 #include "util/parse-events.h"
 #include "util/parse-options.h"
 #include "util/record-opts.h"
@@ -43,6 +40,7 @@ struct record {
 	struct record_output out;
 	struct workload child;
 	unsigned wakeups;
+	sigset_t block, orig;          /* SIGINT, SIGTERM, SIGCHLD; the mask before */
 };
 
 static volatile sig_atomic_t done, child_done, signr;
@@ -55,6 +53,27 @@ static void sig_handler(int sig)
 		done = 1;
 		signr = sig;
 	}
+}
+
+/*
+ * From before the SDT probes are made until the end, the signals are
+ * blocked except while waiting in ppoll: none is missed, and none kills
+ * perf between making uprobes and removing them.
+ */
+static void record__block_signals(struct record *rec)
+{
+	struct sigaction sa;
+
+	sigemptyset(&rec->block);
+	sigaddset(&rec->block, SIGINT);
+	sigaddset(&rec->block, SIGTERM);
+	sigaddset(&rec->block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &rec->block, &rec->orig);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = sig_handler;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGCHLD, &sa, NULL);
 }
 
 static const char *const record_usage[] = {
@@ -116,12 +135,9 @@ static void print_lost_warnings(const struct record_output *o)
 	if (o->lost_chunks)
 		fprintf(stderr, "Warning:\nProcessed %llu events and lost %llu chunks!\n\nCheck IO/CPU overload!\n\n",
 			(unsigned long long)(o->samples + o->lost_chunks), (unsigned long long)o->lost_chunks);
-	if (o->lost_samples) {
-		double pct = 100.0 * o->lost_samples / (double)(o->samples + o->lost_samples);
-
+	if (o->lost_samples)
 		fprintf(stderr, "Warning:\nProcessed %llu samples and lost %3.2f%%  samples!\n\n",
-			(unsigned long long)o->samples, pct);
-	}
+			(unsigned long long)o->samples, 100.0 * o->lost_samples / (double)(o->samples + o->lost_samples));
 }
 
 /* perf 6.1's last line; with -z the sample count gives way to the ratio */
@@ -156,9 +172,9 @@ static int record__begin(struct record *rec, const struct target *tg, int argc, 
 	if (record_output__open(o, rec->opts.pipe ? "-" : rec->output, &rec->evlist, !rec->no_buildid,
 				rec->opts.comp_level, (size_t)rec->opts.mmap_pages))
 		return -1;
-	header__write_env_features(&o->writer, argc, argv);
+	record_features__env(&o->writer, perf_exec_path, perf_version_string, argc, argv);
 	if (rec->opts.use_clockid)
-		header__write_clock_features(&o->writer, rec->opts.clockid);
+		record_features__clock(&o->writer, rec->opts.clockid);
 	/* a file gets it as a feature, a pipe as a HEADER_TRACING_DATA record after the attrs */
 	t = evlist__tracing_data(&rec->evlist, &tdata, &tdata_size);
 	if (t > 0)
@@ -197,26 +213,11 @@ static int __cmd_record(struct record *rec, int argc, const char **argv, int rec
 	struct target tg = { 0 };
 	pid_t all = -1;
 	int err = -1, exec_err = 0;
-	sigset_t block, orig;
-	struct sigaction sa;
 
 	if ((rec->pid_list || rec->tid_list) &&
 	    target__resolve(&tg, rec->pid_list ? rec->pid_list : rec->tid_list, !rec->pid_list))
 		goto out_cpus;
-
-	/* signals: blocked except while waiting in ppoll, so none is missed */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &block, &orig);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = sig_handler;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGCHLD, &sa, NULL);
-
-	if (argc > 0 && workload__prepare(&rec->child, argv, &orig, rec->opts.pipe))
+	if (argc > 0 && workload__prepare(&rec->child, argv, &rec->orig, rec->opts.pipe))
 		goto out;
 	if (rec->opts.system_wide)
 		evlist__set_targets(el, cpus, &all, 1);
@@ -239,7 +240,7 @@ static int __cmd_record(struct record *rec, int argc, const char **argv, int rec
 			done = 1;
 		}
 	}
-	record__loop(rec, &orig, &block);
+	record__loop(rec, &rec->orig, &rec->block);
 	evlist__disable(el);
 	workload__reap(&rec->child, !child_done);
 	record_output__drain(&rec->out);
@@ -261,7 +262,6 @@ out:
 	record_output__exit(&rec->out);
 	workload__abort(&rec->child);
 	evlist__close(el);
-	sigprocmask(SIG_SETMASK, &orig, NULL);
 out_cpus:
 	target__exit(&tg);
 	cpu_map__delete(cpus);
@@ -354,13 +354,18 @@ int cmd_record(int argc, const char **argv)
 	if (callchain)
 		rec.opts.callchain = true;
 	ret = record__check_options(&rec, argc);
-	if (!ret && record__parse_events(&rec, argc > 0 ? argv[0] : NULL) < 0)
-		ret = 129;
 	if (ret) {
-		sdt_record__cleanup(&rec.sdt);
 		free(rec.event_strs);
 		free(rec_argv);
 		return ret;
+	}
+	record__block_signals(&rec);
+	if (record__parse_events(&rec, argc > 0 ? argv[0] : NULL) < 0) {
+		sdt_record__cleanup(&rec.sdt);
+		sigprocmask(SIG_SETMASK, &rec.orig, NULL);
+		free(rec.event_strs);
+		free(rec_argv);
+		return 129;
 	}
 	evlist__init(&rec.evlist);
 	if (rec.nr_events == 0)
@@ -372,6 +377,7 @@ int cmd_record(int argc, const char **argv)
 	ret = __cmd_record(&rec, argc, argv, rec_argc, rec_argv);
 	/* every perf fd is closed by now, so the uprobes are free to go */
 	sdt_record__cleanup(&rec.sdt);
+	sigprocmask(SIG_SETMASK, &rec.orig, NULL);
 	free(rec.event_strs);
 	evlist__exit(&rec.evlist);
 	for (size_t i = 0; i < rec.nr_events; i++)

@@ -11,9 +11,11 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 #include "tests.h"
+#include "builtin.h"
 #include "util/build-id.h"
 #include "util/data.h"
 #include "util/header.h"
+#include "util/record-features.h"
 #include "util/util.h"
 
 #define REF_PERF "/usr/bin/perf"
@@ -180,7 +182,7 @@ static int our_env_features(struct perf_data_reader *out, int argc, const char *
 	if (perf_data_writer__open(&w, "ours.data", false))
 		return -1;
 	perf_data_writer__add_attr(&w, &attr, NULL, 0, "cpu-clock");
-	header__write_env_features(&w, argc, argv);
+	record_features__env(&w, perf_exec_path, perf_version_string, argc, argv);
 	perf_data_writer__write(&w, &round, sizeof(round));
 	if (perf_data_writer__close(&w))
 		return -1;

@@ -11,13 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "event.h"
-
-struct perf_file_attr {
-	struct perf_event_attr attr;   /* zero-extended when the file's attr is shorter */
-	uint64_t *ids;
-	uint32_t nr_ids;
-	char *name;                    /* from EVENT_DESC, or NULL */
-};
+#include "header.h"
 
 struct perf_feature_blob {
 	void *data;                    /* payload exactly as in the file (file byte order) */

@@ -8,6 +8,7 @@
 #include "build-id.h"
 #include "compress.h"
 #include "debug.h"
+#include "record-features.h"
 #include "record-output.h"
 #include "sample.h"
 #include "synthetic-events.h"
@@ -364,7 +365,7 @@ int record_output__close(struct record_output *o)
 		if (o->zc)
 			set_comp_feature(o);
 		if (o->first_time)
-			header__write_sample_time(&o->writer, o->first_time, o->last_time);
+			record_features__sample_time(&o->writer, o->first_time, o->last_time);
 		if (o->track_hits)
 			write_build_ids(o);
 	}
