@@ -157,6 +157,7 @@ SHOW_CB(LOST)
 SHOW_CB(ROUND)
 SHOW_CB(NAMESPACE)
 SHOW_CB(CGROUP)
+SHOW_CB(BPF)
 
 static const char *const script_usage[] = {
 	"perf script [<options>]",
@@ -195,6 +196,7 @@ int cmd_script(int argc, const char **argv)
 		OPT_CALLBACK(0, "dsos", &sc, "dso[,dso...]", "only consider symbols in these DSOs", opt_dsos),
 		OPT_CALLBACK(0, "time", &sc, "str", "Time span of interest (start,stop)", opt_time),
 		SHOW_OPT("show-mmap-events", MMAP, "Show the mmap events"),
+		SHOW_OPT("show-bpf-events", BPF, "Show bpf related events"),
 		SHOW_OPT("show-task-events", TASK, "Show the fork/comm/exit events"),
 		SHOW_OPT("show-switch-events", SWITCH, "Show context switch events (if recorded)"),
 		SHOW_OPT("show-lost-events", LOST, "Show lost events (if recorded)"),
