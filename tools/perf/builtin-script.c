@@ -173,6 +173,8 @@ static const char *const script_usage[] = {
 
 int cmd_script(int argc, const char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return cmd_script_report(argc - 1, argv + 1);
 	struct script sc = { .show_callchain = true };
 	const char *input = NULL, *fields = NULL;
 	bool no_chain = false, inl = false;
