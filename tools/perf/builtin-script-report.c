@@ -238,6 +238,28 @@ static int write_flamegraph(struct script_report *r, struct perf_session *s, con
 	return ok ? 0 : 1;
 }
 
+/*
+ * perf 6.1 hands what follows "--" to its Python script, so its options may
+ * come there (`stackcollapse -i f -- --kernel`): parse them in both places.
+ */
+static int parse_script_options(int argc, const char **argv, const struct option *options,
+				const char *const *usage)
+{
+	argc = parse_options(argc, argv, options, usage, 0);
+	if (argc) {
+		const char **rest = xmalloc((size_t)(argc + 2) * sizeof(*rest));
+
+		rest[0] = usage[0];
+		memcpy(rest + 1, argv, (size_t)argc * sizeof(*rest));
+		rest[argc + 1] = NULL;
+		argc = parse_options(argc + 1, rest, options, usage, 0);
+		if (argc)
+			usage_with_options_msg(usage, options, "unexpected argument '%s'", rest[0]);
+		free(rest);
+	}
+	return 0;
+}
+
 static int tristate(const struct option *opt, const char *arg, int unset)
 {
 	(void)arg;
@@ -275,9 +297,7 @@ static int report_flamegraph(int argc, const char **argv)
 	char *libdir = NULL;
 	bool html;
 
-	argc = parse_options(argc, argv, options, usage, 0);
-	if (argc)
-		usage_with_options_msg(usage, options, "unexpected argument '%s'", argv[0]);
+	parse_script_options(argc, argv, options, usage);
 	if (strcmp(format, "html") && strcmp(format, "json"))
 		usage_with_options_msg(usage, options, "--format must be html or json, not '%s'", format);
 	if (strcmp(scheme, "blue-green") && strcmp(scheme, "orange"))
@@ -329,9 +349,7 @@ static int report_stackcollapse(int argc, const char **argv)
 	struct flamegraph_opts o = { 0 };
 	struct perf_session *s;
 
-	argc = parse_options(argc, argv, options, usage, 0);
-	if (argc)
-		usage_with_options_msg(usage, options, "unexpected argument '%s'", argv[0]);
+	parse_script_options(argc, argv, options, usage);
 	if (r.no_comm && (r.include_pid || r.include_tid))
 		usage_with_options_msg(usage, options, "requesting %s but not comm is invalid",
 				       r.include_tid ? "tid" : "pid");
