@@ -381,6 +381,7 @@ struct tree_writer {
 	FILE *f;
 	void (*open)(struct tree_writer *w, const struct fg_node *n);
 	const char *sep, *close;
+	uint64_t min_total;           /* smaller nodes are left out (their caller keeps the width) */
 	void *priv;
 };
 
@@ -389,6 +390,7 @@ static void walk_tree(struct tree_writer *w)
 	const struct fg_node *nodes = w->fg->nodes;
 	uint32_t *stack = xmalloc((w->fg->max_depth + 3) * sizeof(*stack));
 	uint32_t *next = xmalloc((w->fg->max_depth + 3) * sizeof(*next));
+	bool *wrote = xzalloc((w->fg->max_depth + 3) * sizeof(*wrote));
 	size_t sp = 0;
 
 	w->open(w, &nodes[0]);
@@ -402,15 +404,20 @@ static void walk_tree(struct tree_writer *w)
 			sp--;
 			continue;
 		}
-		if (c != nodes[stack[sp - 1]].first_child)
-			fputs(w->sep, w->f);
 		next[sp - 1] = nodes[c].next_sibling;
+		if (nodes[c].total < w->min_total)
+			continue;
+		if (wrote[sp - 1])
+			fputs(w->sep, w->f);
+		wrote[sp - 1] = true;
 		w->open(w, &nodes[c]);
 		stack[sp] = c;
+		wrote[sp] = false;
 		next[sp++] = nodes[c].first_child;
 	}
 	free(stack);
 	free(next);
+	free(wrote);
 }
 
 static void open_perf_json(struct tree_writer *w, const struct fg_node *n)
@@ -475,10 +482,17 @@ static void dso_index__build(struct dso_index *d, const struct flamegraph *fg)
 static void open_page_json(struct tree_writer *w, const struct fg_node *n)
 {
 	uint32_t d = n->dso ? dso_index__get(w->priv, n->dso) : FG_NONE;
+	uint64_t small = 0;
 
+	for (uint32_t c = n->first_child; c != FG_NONE; c = w->fg->nodes[c].next_sibling)
+		if (w->fg->nodes[c].total < w->min_total)
+			small += w->fg->nodes[c].total;
 	fputs("{\"n\":", w->f);
 	json_write_string(w->f, n->name, true);
-	fprintf(w->f, ",\"v\":%llu,\"k\":%u", (unsigned long long)n->self, n->kind);
+	/* "v" keeps the node as wide as its samples; "x" says how many went to frames left out */
+	fprintf(w->f, ",\"v\":%llu,\"k\":%u", (unsigned long long)(n->self + small), n->kind);
+	if (small)
+		fprintf(w->f, ",\"x\":%llu", (unsigned long long)small);
 	if (n->kernel_lib)
 		fputs(",\"l\":\"kernel\"", w->f);
 	if (d != FG_NONE)
@@ -501,7 +515,7 @@ int flamegraph__write_page_json(const struct flamegraph *fg, FILE *f)
 {
 	struct dso_index di;
 	struct tree_writer w = { .fg = fg, .f = f, .open = open_page_json, .sep = ",", .close = "]}",
-				 .priv = &di };
+				 .priv = &di, .min_total = fg->nr_samples / FG_PAGE_MIN_FRACTION };
 
 	dso_index__build(&di, fg);
 	fprintf(f, "{\"samples\":%llu,\"dsos\":[", (unsigned long long)fg->nr_samples);

@@ -95,6 +95,14 @@ int flamegraph__write_json(const struct flamegraph *fg, FILE *f);
  */
 int flamegraph__write_page_json(const struct flamegraph *fg, FILE *f);
 
+/*
+ * The page leaves out frames with fewer than 1/FG_PAGE_MIN_FRACTION of all
+ * samples (0.07 pixel of a 1400 pixel graph): their samples stay in their
+ * caller's width ("x" counts them). A 50 MB system-wide recording has ~180k
+ * distinct frames, ~30k above this; the browser stays quick.
+ */
+#define FG_PAGE_MIN_FRACTION 100000
+
 struct folded_opts {
 	bool tidy_java;       /* "Lcom/Foo;bar(I)V" -> "com/Foo;bar": perf's --tidy-java */
 	bool annotate_kernel; /* kernel frames get a "_[k]" suffix */
