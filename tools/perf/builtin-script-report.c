@@ -175,7 +175,7 @@ static FILE *open_output(const char *out, char **tmp)
 	*tmp = xasprintf("%s.XXXXXX", out);
 	fd = mkstemp(*tmp);
 	if (fd < 0 || fchmod(fd, 0666 & ~mask) < 0) {
-		pr_err("cannot create %s: %m\n", *tmp);
+		pr_err("cannot create %s (as %s): %m\n", out, *tmp);
 		if (fd >= 0) {
 			close(fd);
 			unlink(*tmp);
