@@ -133,6 +133,19 @@ static size_t url_scheme_at(const char *s)
 	return 0;
 }
 
+/* at "http:" or "https:": writes the scheme and `colon` for its ':', leaves *p on the ':' */
+static bool put_scheme(FILE *f, const char **p, const char *colon)
+{
+	size_t n = url_scheme_at(*p);
+
+	if (!n)
+		return false;
+	fwrite(*p, 1, n, f);
+	fputs(colon, f);
+	*p += n;
+	return true;
+}
+
 /*
  * A library into a <script>: the only change is that the ':' of "http:" in
  * its XML namespace strings and comments becomes the escape \x3a (the same
@@ -145,17 +158,9 @@ static int write_script(FILE *f, const char *name, const char *text)
 		return -1;
 	}
 	fputs("<script>\n", f);
-	for (const char *p = text; *p; p++) {
-		size_t n = url_scheme_at(p);
-
-		if (n) {
-			fwrite(p, 1, n, f);
-			fputs("\\x3a", f);
-			p += n;
-			continue;
-		}
-		fputc(*p, f);
-	}
+	for (const char *p = text; *p; p++)
+		if (!put_scheme(f, &p, "\\x3a"))
+			fputc(*p, f);
 	fputs("\n</script>\n", f);
 	return 0;
 }
@@ -164,14 +169,8 @@ static int write_script(FILE *f, const char *name, const char *text)
 static void write_html_text(FILE *f, const char *s)
 {
 	for (; *s; s++) {
-		size_t n = url_scheme_at(s);
-
-		if (n) {
-			fwrite(s, 1, n, f);
-			fputs("&#58;", f);
-			s += n;
+		if (put_scheme(f, &s, "&#58;"))
 			continue;
-		}
 		switch (*s) {
 		case '<': fputs("&lt;", f); break;
 		case '>': fputs("&gt;", f); break;
