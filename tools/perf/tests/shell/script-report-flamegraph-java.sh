@@ -42,6 +42,14 @@ print("\n".join(sorted(seen)))' > kernel-names.txt
 grep -qxF -f <(echo start_thread; cat kernel-names.txt) names.txt ||
 	{ echo "no libc or kernel frame drawn"; err=1; }
 
+# frames coloured by kind: JIT-compiled Java, interpreter/stub, native (libjvm), kernel
+kframe=$(grep -xF -f kernel-names.txt names.txt | head -n 1)
+python3 "$FG_CHECK" dom-hues dom.html 'CgJava.hot(long, int)' Interpreter JavaCalls::call_helper "$kframe" > hues.txt
+info "hues drawn: $(tr '\t\n' '=,' < hues.txt)"
+awk -F'\t' '$1 == "none" { bad = 1 } { h[NR] = $1 }
+	END { for (i = 1; i <= NR; i++) for (j = i + 1; j <= NR; j++) { d = h[i] - h[j]; if (d < 0) d = -d; if (d < 15) bad = 1 }
+	      exit bad }' hues.txt || { echo "kinds of frames not told apart by colour: $(cat hues.txt)"; err=1; }
+
 # not a blank page: the screenshot, kept for a person to look at
 chromium_screenshot "$PWD/fg.html" "$PWD/fg.png" || fail "chromium --screenshot failed: $(tail -3 chromium.err)"
 ink=$(python3 "$FG_CHECK" png-ink fg.png) || fail "cannot read fg.png"

@@ -2,6 +2,7 @@
 """Checks of flame graph output for the script-report-*.sh tests.
 
   dom-names DOM            names of the frames Chromium drew (<g name=...>), one a line
+  dom-hues DOM NAME...     the hue each named frame was drawn with (its <rect> fill)
   dom-widths DOM           "pct<TAB>name": each name's share of the root's drawn width
                            (nested frames of one name counted once, like --children)
   report-children REPORT   "pct<TAB>name" of `perf report --children --sort sym -g none`,
@@ -28,11 +29,16 @@ class FrameParser(html.parser.HTMLParser):
     def __init__(self):
         super().__init__()
         self.frames = []
+        self.fills = {}
+        self.last = None
 
     def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "rect" and self.last and "fill" in a:
+            self.fills.setdefault(self.last, a["fill"])
         if tag != "g":
             return
-        a = dict(attrs)
+        self.last = a.get("name")
         if "name" not in a or "width" not in a:
             return
         m = re.match(r"translate\(([-\d.e]+),([-\d.e]+)\)", a.get("transform", ""))
@@ -82,11 +88,15 @@ def no_network(path):
     return not problems
 
 
-def dom_frames(path):
+def dom_parse(path):
     p = FrameParser()
     with open(path, encoding="utf-8", errors="replace") as f:
         p.feed(f.read())
-    return p.frames
+    return p
+
+
+def dom_frames(path):
+    return dom_parse(path).frames
 
 
 def dom_widths(path):
@@ -211,6 +221,11 @@ def main():
     if cmd == "dom-names":
         for n in sorted({f[0] for f in dom_frames(args[0])}):
             print(n)
+    elif cmd == "dom-hues":
+        fills = dom_parse(args[0]).fills
+        for n in args[1:]:
+            m = re.match(r"hsl\(\s*(-?[\d.]+)", fills.get(n, ""))
+            print("%s\t%s" % (m.group(1) if m else "none", n))
     elif cmd == "dom-widths":
         for n, p in sorted(dom_widths(args[0]).items(), key=lambda x: -x[1]):
             print("%.2f\t%s" % (p, n))
