@@ -71,5 +71,12 @@ ok = hot and hot.startswith("CgJava.java:") and hb < int(hot.split(":")[1]) < he
 ok = ok and mid == "CgJava.java:%d" % call
 sys.exit(0 if ok else 1)
 EOF
+# --max-stack cuts the outermost callers, as perf's does; identical stacks merge
+"$PERF" script report stackcollapse -i jit.data --max-stack 3 > cut.folded 2>&1 || fail "--max-stack 3 failed"
+sed 's/ [0-9]*$//' cut.folded > cut.stacks
+awk '{ n = split($0, f, ";"); if (n > 4) { print "deeper than the command + 3 frames: " $0; exit 1 } }' cut.stacks ||
+	err=1
+grep -q ';.*;.*;' cut.stacks || { echo "no stack of 3 frames left"; err=1; }
+[ "$(sort cut.stacks | uniq -d | wc -l)" = 0 ] || { echo "stacks not merged"; err=1; }
 info "most frequent source lines: $(cat lines.txt) (hot is lines $hb-$he, the call in middle line $call)"
 exit $err
