@@ -166,6 +166,8 @@ static const char *const script_usage[] = {
 
 int cmd_script(int argc, const char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return cmd_script_report(argc - 1, argv + 1);
 	static struct script sc;
 	const char *input = NULL, *symfs = NULL, *kallsyms = NULL, *vmlinux = NULL, *itrace = NULL;
 	bool inl = false, force = false, demangle = true, demangle_kernel = false;

@@ -14,6 +14,8 @@ BUILTIN(probe);
 BUILTIN(list);
 BUILTIN(test);
 BUILTIN(annotate);
+/* `perf script report NAME`, called by cmd_script */
+BUILTIN(script_report);
 #undef BUILTIN
 
 extern const char perf_version_string[];
