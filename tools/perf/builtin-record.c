@@ -26,6 +26,7 @@
 #include "util/dso.h"
 #include "util/evlist.h"
 #include "util/header.h"
+#include "util/jit-save.h"
 #include "util/machine.h"
 #include "util/parse-events.h"
 #include "util/parse-options.h"
@@ -56,6 +57,7 @@ struct record {
 	bool writer_open;
 	struct machine machine;        /* side-band model, to find the DSOs hit */
 	bool track_hits;
+	struct jit_save *jsave;        /* JIT files of containers (util/jit-save.h) */
 
 	pid_t child;
 	int go_fd, exec_err_fd;
@@ -394,6 +396,7 @@ static int record__process_synth(void *arg, const union perf_event *ev)
 
 	if (rec->track_hits && is_side_band(ev->header.type))
 		machine__process_event(&rec->machine, ev, NULL);
+	jit_save__event(rec->jsave, ev);
 	return record__write(rec, ev, ev->header.size);
 }
 
@@ -451,6 +454,7 @@ static int record__process_ring_event(struct record *rec, const union perf_event
 		rec->lost_samples += ev->lost_samples.lost;
 		break;
 	default:
+		jit_save__event(rec->jsave, ev);
 		break;
 	}
 	return record__write(rec, ev, ev->header.size);
@@ -758,7 +762,12 @@ static void record__poll(struct record *rec, const sigset_t *orig)
 	struct evlist *el = &rec->evlist;
 	int live = 0;
 
-	ppoll(el->pollfds, el->nr_pollfds, NULL, orig);
+	/* side-band is read at least every 100 ms: a container's JIT files must be
+	 * taken while it lives (util/jit-save.h); a timeout is not a wakeup */
+	struct timespec side_band = { 0, 100000000 };
+
+	if (ppoll(el->pollfds, el->nr_pollfds, &side_band, orig) == 0)
+		return;
 	rec->wakeups++;
 	for (int i = 0; i < el->nr_pollfds; i++) {
 		if (el->pollfds[i].fd < 0)
@@ -1028,6 +1037,13 @@ static int __cmd_record(struct record *rec, int argc, const char **argv, int rec
 		pr_err("failed to finish %s\n", rec->output);
 		goto out;
 	}
+	if (!pipe) {
+		char line[1024];
+
+		jit_save__finish(rec->jsave, rec->output, line, sizeof(line));
+		if (line[0] && !quiet)
+			fprintf(stderr, "%s\n", line);
+	}
 	if (!quiet && !exec_err) {
 		if (pipe) {
 			fprintf(stderr, "[ perf record: Captured and wrote %.3f MB - ]\n",
@@ -1183,7 +1199,9 @@ int cmd_record(int argc, const char **argv)
 
 	rec.track_hits = !rec.no_buildid;
 	machine__init(&rec.machine);
+	rec.jsave = jit_save__new();
 	ret = __cmd_record(&rec, argc, argv, rec_argc, rec_argv);
+	jit_save__delete(rec.jsave);
 	/* every perf fd is closed by now, so the uprobes are free to go */
 	sdt_record__cleanup(&rec.sdt);
 	free(rec.event_strs);

@@ -271,7 +271,7 @@ static int process_fork(struct machine *m, const struct perf_record_fork *f)
 }
 
 /* what perf 6.1 treats as anonymous memory that a perf-PID.map may describe */
-static bool is_anon_name(const char *name)
+bool machine__is_anon_name(const char *name)
 {
 	return !strcmp(name, "//anon") || str_starts_with(name, "/dev/zero") ||
 	       str_starts_with(name, "/anon_hugepage");
@@ -288,7 +288,7 @@ static struct dso *dso_for_mapping(struct machine *m, int32_t pid, const char *n
 		kind = DSO_KIND_KERNEL;
 	} else if (!strcmp(name, "[vdso]")) {
 		kind = DSO_KIND_VDSO;
-	} else if (is_anon_name(name)) {
+	} else if (machine__is_anon_name(name)) {
 		/* anonymous executable memory: a JIT may describe it in perf-PID.map */
 		snprintf(buf, sizeof(buf), "/tmp/perf-%d.map", pid);
 		name = buf;

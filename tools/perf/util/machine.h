@@ -82,4 +82,7 @@ void maps__insert(struct maps *maps, struct map *map);
 struct map *maps__find(struct maps *maps, uint64_t addr);
 uint64_t map__map_ip(const struct map *map, uint64_t ip);   /* runtime -> DSO symbol space */
 
+/* anonymous memory (//anon, /dev/zero, /anon_hugepage) that a perf-PID.map may describe */
+bool machine__is_anon_name(const char *name);
+
 #endif
