@@ -44,6 +44,10 @@ struct machine {
 	struct maps *kmaps;           /* kernel maps (pid -1) */
 	struct dsos dsos;
 	bool kernel_map_seen;
+	/* perf maps of processes in containers (machine__set_data_path) */
+	char *data_path;              /* the perf.data read, for what record saved beside it */
+	struct jit_saved *saved;
+	bool saved_loaded;
 };
 
 /* What an address resolved to. Any of map/dso/sym may be NULL. */
@@ -57,7 +61,18 @@ struct addr_location {
 	bool kernel;                  /* printed with [k] */
 };
 
+struct jit_saved;
+
 void machine__init(struct machine *m);
+
+/*
+ * The perf.data being read: a process that ran in another namespace gets
+ * its /tmp/perf-<nspid>.map from what record saved beside it
+ * (util/jit-save.h), or from inside its root while it lives, never from
+ * our /tmp/perf-<pid>.map. Without it (record's own model) maps are
+ * looked up as perf 6.1 does.
+ */
+void machine__set_data_path(struct machine *m, const char *path);
 void machine__exit(struct machine *m);
 
 /* COMM, FORK, EXIT, MMAP, MMAP2: update the model. Others are ignored.
