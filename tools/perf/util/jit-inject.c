@@ -891,6 +891,15 @@ static int open_marker(struct jit_inject *ji, const union perf_event *ev, const 
 		if (!live && ns_proc__read((pid_t)pid, &ns) == 0 && ns.nspid == nspid)
 			live = true;
 		fd = live ? ns_proc__open(&ns, f) : -1;
+		if (fd < 0 && live && errno == ENOENT) {
+			/* a path in our view (perf synthesized it from /proc/PID/maps): the mapping itself */
+			int err = errno;
+
+			fd = ns_proc__open_mapped(&ns, ev->mmap.start, ev->mmap.start + ev->mmap.len,
+						  strrchr(f, '/') + 1);
+			if (fd < 0)
+				errno = err;
+		}
 		if (fd < 0) {
 			pr_warning("jit: pid %" PRIu32 " (pid %d in its container) maps %s, which cannot be read%s%s: "
 				   "%s; its JIT code stays unresolved\n", pid, (int)nspid, f,

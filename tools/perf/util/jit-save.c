@@ -39,7 +39,7 @@ struct js_proc {
 	struct ns_proc ns;
 	bool contained;
 	bool gone;                    /* its /proc entry could not be read */
-	bool map_tried_at_end;
+	bool map_failed;              /* said so already */
 	int map_fd;
 	unsigned map_tries;
 };
@@ -113,7 +113,7 @@ static void hold(struct jit_save *js, const struct js_proc *p, int fd, bool is_m
 	js->held[js->nr_held++] = (struct held){ fd, is_map, p->ns.pid, p->ns.nspid, xstrdup(inner) };
 }
 
-static void take_map(struct jit_save *js, struct js_proc *p, bool last_try)
+static void take_map(struct jit_save *js, struct js_proc *p)
 {
 	char path[64];
 	int fd;
@@ -124,8 +124,10 @@ static void take_map(struct jit_save *js, struct js_proc *p, bool last_try)
 	fd = ns_proc__open(&p->ns, path);
 	if (fd < 0) {
 		/* not written yet is normal early on; anything else is worth saying */
-		if (errno != ENOENT && (last_try || p->map_tries == 0))
+		if (errno != ENOENT && !p->map_failed) {
 			note_failure(js, p, path, errno);
+			p->map_failed = true;
+		}
 		p->map_tries++;
 		return;
 	}
@@ -161,7 +163,7 @@ void jit_save__event(struct jit_save *js, const union perf_event *ev)
 	if (!p->contained || p->gone)
 		return;
 	if (n < 0) {
-		take_map(js, p, false);
+		take_map(js, p);
 		return;
 	}
 	if (n != p->ns.nspid)
@@ -170,7 +172,12 @@ void jit_save__event(struct jit_save *js, const union perf_event *ev)
 		if (!js->held[i].is_map && !strcmp(js->held[i].inner, name))
 			return;    /* mapped again, or by another thread */
 	if (js->nr_held < MAX_HELD) {
-		int fd = ns_proc__open(&p->ns, name);
+		/* the mapped object itself; its path may be ours or the container's view */
+		int fd = ns_proc__open_mapped(&p->ns, ev->mmap.start, ev->mmap.start + ev->mmap.len,
+					      strrchr(name, '/') + 1);
+
+		if (fd < 0)
+			fd = ns_proc__open(&p->ns, name);
 
 		if (fd < 0)
 			note_failure(js, p, name, errno);
@@ -249,7 +256,7 @@ int jit_save__finish(struct jit_save *js, const char *output, char *summary, siz
 		struct js_proc *p = &js->procs[i];
 
 		if (p->contained && !p->gone && p->map_fd < 0 && p->map_tries)
-			take_map(js, p, true);
+			take_map(js, p);
 	}
 	if (!js->nr_held) {
 		if (js->nr_failed)

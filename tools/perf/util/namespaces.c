@@ -136,3 +136,40 @@ int ns_proc__open(const struct ns_proc *p, const char *path)
 	fcntl(fd, F_SETFL, 0);
 	return fd;
 }
+
+int ns_proc__open_mapped(const struct ns_proc *p, uint64_t start, uint64_t end, const char *base)
+{
+	char path[96], target[4096];
+	unsigned long long now;
+	size_t bl = strlen(base);
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/map_files/%llx-%llx", (int)p->pid, (unsigned long long)start,
+		 (unsigned long long)end);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return -1;
+	target[n] = 0;
+	/* the mapping there now must still be the file the record named */
+	if ((size_t)n <= bl || target[n - bl - 1] != '/' || strcmp(target + n - bl, base)) {
+		errno = ENOENT;
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	if (read_start(p->pid, &now) || now != p->start) {
+		close(fd);
+		errno = ESRCH;
+		return -1;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	fcntl(fd, F_SETFL, 0);
+	return fd;
+}

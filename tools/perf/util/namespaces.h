@@ -14,6 +14,7 @@
  * as the last component refused, and only regular files accepted.
  */
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct ns_proc {
@@ -42,5 +43,13 @@ static inline bool ns_proc__contained(const struct ns_proc *p)
  * (ELOOP for a symlink, EINVAL for a non-regular file, ESRCH if gone).
  */
 int ns_proc__open(const struct ns_proc *p, const char *path);
+
+/*
+ * The file mapped at [start, end) in the process, through
+ * /proc/PID/map_files (needs CAP_SYS_ADMIN): the very object the kernel
+ * reported, whatever its path says in which root, with no path walked.
+ * Only a regular file whose name ends in "/base". fd or -1 with errno.
+ */
+int ns_proc__open_mapped(const struct ns_proc *p, uint64_t start, uint64_t end, const char *base);
 
 #endif

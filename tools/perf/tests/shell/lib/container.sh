@@ -22,22 +22,37 @@ ct_run() {
 
 # ct_start TMPDIR CMD ARGS...: the same in the background; sets CT_PID to the host pid of CMD
 ct_start() {
-	local i upid exe tmpdir=$1
+	local tmpdir=$1
 	shift
-	exe=$(readlink -f "$(command -v "$1")")
 	# not through ct_run: $! must be unshare itself, not a subshell
 	unshare --pid --fork --mount --mount-proc --kill-child -- \
 		sh -c 'mount --bind "$0" /tmp && cd /tmp && exec "$@"' "$tmpdir" "$@" &
-	upid=$!
-	CT_PIDS="$CT_PIDS $upid"
+	ct_wait_for $! "$1"
+}
+
+# ct_start_root ROOT CMD ARGS...: CMD (a path inside ROOT) in a container with a root of its own:
+# ROOT gets /usr (ROOT/lib, lib64, bin should be symlinks into usr) and $WORKLOADS at /w
+ct_start_root() {
+	local root=$1
+	shift
+	unshare --pid --fork --mount --mount-proc --kill-child -- \
+		sh -c 'mount --bind /usr "$0/usr" && mount --bind "$1" "$0/w" && shift && exec chroot "$0" "$@"' \
+		"$root" "$WORKLOADS" "$@" &
+	ct_wait_for $! "$1"
+}
+
+# ct_wait_for UNSHARE_PID CMD: CT_PID = the host pid of CMD (unshare's child: unshare, sh, then CMD)
+ct_wait_for() {
+	local i comm
+	comm=$(basename "$2" | cut -c1-15)
+	CT_PIDS="$CT_PIDS $1"
 	CT_PID=""
-	for i in $(seq 100); do
-		CT_PID=$(pgrep -P "$upid" | head -1)
-		# unshare's child is unshare, then sh, then CMD
-		[ -n "$CT_PID" ] && [ "$(readlink "/proc/$CT_PID/exe")" = "$exe" ] && break
+	for i in $(seq 200); do
+		CT_PID=$(pgrep -P "$1" | head -1)
+		[ -n "$CT_PID" ] && [ "$(cat "/proc/$CT_PID/comm" 2>/dev/null)" = "$comm" ] && return 0
 		sleep 0.05
 	done
-	[ -n "$CT_PID" ] && [ "$(readlink "/proc/$CT_PID/exe")" = "$exe" ] || fail "container command $1 did not start"
+	fail "container command $2 did not start"
 }
 
 # kills what ct_start started (unshare --kill-child takes the container's processes along)
