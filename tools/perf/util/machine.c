@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "debug.h"
 #include "jit-save.h"
@@ -167,6 +168,43 @@ void machine__set_data_path(struct machine *m, const char *path)
 }
 
 /*
+ * /tmp/perf-<pid>.map of a process of our namespaces, before dso.c reads it:
+ * JIT samples that nothing will name say why; a map older than the process
+ * (left by an earlier process with the same pid) is ignored, with a warning.
+ * The process is only known while it lives: it is the recorded one when it
+ * started before the recording ended (perf.data's mtime).
+ */
+static void machine__check_host_perf_map(struct machine *m, int pid, struct dso *dso)
+{
+	struct stat map_st, data_st;
+	struct ns_proc ns;
+	char host[64];
+	double start;
+
+	snprintf(host, sizeof(host), "/tmp/perf-%d.map", pid);
+	if (lstat(host, &map_st)) {
+		if (errno == ENOENT)
+			pr_warning("pid %d has JIT samples but there is no %s; if it ran in a container "
+				   "(another pid namespace), its map was in there: record it with this perf "
+				   "record, which saves it, or report while it runs\n", pid, host);
+		return;
+	}
+	if (ns_proc__read(pid, &ns) || ns_proc__start_time(&ns, &start) || stat(m->data_path, &data_st))
+		return;
+	/* a start after the recording: the pid was reused since, that process says nothing */
+	if (start > (double)data_st.st_mtime + 1)
+		return;
+	/* boot time is known to the second, the start to a tick: two seconds of slack */
+	if ((double)map_st.st_mtime + 2 < start) {
+		pr_warning("%s is older than process %d (last written %.0f s before it started): "
+			   "left by an earlier process with the same pid, ignored\n", host, pid,
+			   start - (double)map_st.st_mtime);
+		dso->loaded = true;
+		symtab__finish(&dso->symtab);
+	}
+}
+
+/*
  * The perf map of pid when pid ran in another namespace: loads dso from
  * record's copy, or through the live process's root, and marks it loaded
  * so that our own /tmp/perf-<pid>.map (another process's, or planted) is
@@ -190,14 +228,7 @@ static void machine__load_ns_perf_map(struct machine *m, int pid, struct dso *ds
 	if (nspid < 0) {
 		/* no copy at all (perf 6.1's recording): the live process, if it is one of a container */
 		if (m->saved || ns_proc__read(pid, &ns) || !ns_proc__contained(&ns)) {
-			char host[64];
-
-			/* JIT samples that nothing will name: say why */
-			snprintf(host, sizeof(host), "/tmp/perf-%d.map", pid);
-			if (access(host, F_OK) && errno == ENOENT)
-				pr_warning("pid %d has JIT samples but there is no %s; if it ran in a container "
-					   "(another pid namespace), its map was in there: record it with this perf "
-					   "record, which saves it, or report while it runs\n", pid, host);
+			machine__check_host_perf_map(m, pid, dso);
 			return;
 		}
 		nspid = ns.nspid;

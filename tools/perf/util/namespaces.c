@@ -173,3 +173,20 @@ int ns_proc__open_mapped(const struct ns_proc *p, uint64_t start, uint64_t end, 
 	fcntl(fd, F_SETFL, 0);
 	return fd;
 }
+
+int ns_proc__start_time(const struct ns_proc *p, double *secs)
+{
+	char *s = read_file("/proc/stat", NULL), *b;
+	long tck = sysconf(_SC_CLK_TCK);
+
+	if (!s)
+		return -1;
+	b = strstr(s, "\nbtime ");
+	if (!b || tck <= 0) {
+		free(s);
+		return -1;
+	}
+	*secs = (double)strtoull(b + 7, NULL, 10) + (double)p->start / (double)tck;
+	free(s);
+	return 0;
+}

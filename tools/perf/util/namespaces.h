@@ -29,6 +29,9 @@ struct ns_proc {
 /* 0, or -1 when the process is gone or its /proc entry unreadable (errno set) */
 int ns_proc__read(pid_t pid, struct ns_proc *p);
 
+/* its start as wall-clock seconds since the epoch (boot time + start ticks); 0 or -1 */
+int ns_proc__start_time(const struct ns_proc *p, double *secs);
+
 /* in another pid or mount namespace than perf: its paths mean something else here */
 static inline bool ns_proc__contained(const struct ns_proc *p)
 {
