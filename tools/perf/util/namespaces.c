@@ -98,6 +98,30 @@ int ns_proc__read(pid_t pid, struct ns_proc *p)
 	return 0;
 }
 
+/*
+ * fd, opened through p's /proc entry, if p is still the process there (the
+ * pid may have been reused meanwhile) and fd a regular file; else -1
+ */
+static int checked_fd(const struct ns_proc *p, int fd)
+{
+	unsigned long long now;
+	struct stat st;
+	int err = 0;
+
+	if (read_start(p->pid, &now) || now != p->start)
+		err = ESRCH;
+	else if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+		err = EINVAL;
+	if (err) {
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	/* O_NONBLOCK only kept a FIFO from blocking the open */
+	fcntl(fd, F_SETFL, 0);
+	return fd;
+}
+
 int ns_proc__open(const struct ns_proc *p, const char *path)
 {
 	struct open_how how = {
@@ -107,7 +131,6 @@ int ns_proc__open(const struct ns_proc *p, const char *path)
 	};
 	unsigned long long start;
 	char root[64];
-	struct stat st;
 	int rootfd, fd, err;
 
 	snprintf(root, sizeof(root), "/proc/%d/root", (int)p->pid);
@@ -127,22 +150,13 @@ int ns_proc__open(const struct ns_proc *p, const char *path)
 		errno = err;
 		return -1;
 	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		errno = EINVAL;
-		return -1;
-	}
-	/* O_NONBLOCK only kept a FIFO from blocking the open */
-	fcntl(fd, F_SETFL, 0);
-	return fd;
+	return checked_fd(p, fd);
 }
 
 int ns_proc__open_mapped(const struct ns_proc *p, uint64_t start, uint64_t end, const char *base)
 {
 	char path[96], target[4096];
-	unsigned long long now;
 	size_t bl = strlen(base);
-	struct stat st;
 	ssize_t n;
 	int fd;
 
@@ -160,18 +174,7 @@ int ns_proc__open_mapped(const struct ns_proc *p, uint64_t start, uint64_t end, 
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return -1;
-	if (read_start(p->pid, &now) || now != p->start) {
-		close(fd);
-		errno = ESRCH;
-		return -1;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		errno = EINVAL;
-		return -1;
-	}
-	fcntl(fd, F_SETFL, 0);
-	return fd;
+	return checked_fd(p, fd);
 }
 
 int ns_proc__start_time(const struct ns_proc *p, double *secs)
