@@ -27,6 +27,7 @@
 #include "util/evlist.h"
 #include "util/header.h"
 #include "util/jit-save.h"
+#include "util/jvm-attach.h"
 #include "util/machine.h"
 #include "util/parse-events.h"
 #include "util/parse-options.h"
@@ -58,6 +59,8 @@ struct record {
 	struct machine machine;        /* side-band model, to find the DSOs hit */
 	bool track_hits;
 	struct jit_save *jsave;        /* JIT files of containers (util/jit-save.h) */
+	bool jit_attach;               /* --jit: our agent into the -p JVMs (util/jvm-attach.h) */
+	struct jvm_attach *jvms;
 
 	pid_t child;
 	int go_fd, exec_err_fd;
@@ -985,6 +988,9 @@ static int __cmd_record(struct record *rec, int argc, const char **argv, int rec
 		record__write(rec, payload, padded);
 		free(payload);
 	}
+	/* before the maps are read: the agent's marker mapping and replayed code exist by then */
+	if (rec->jit_attach && !(rec->jvms = jvm_attach__many(pids, nr_pids, "dir=/tmp")))
+		goto out;
 	if (record__synthesize(rec, pids, nr_pids))
 		goto out;
 
@@ -1015,6 +1021,9 @@ static int __cmd_record(struct record *rec, int argc, const char **argv, int rec
 			sigprocmask(SIG_BLOCK, &block, NULL);
 		}
 	}
+	jvm_attach__stop_many(rec->jvms);
+	free(rec->jvms);
+	rec->jvms = NULL;
 	evlist__disable(el);
 	if (rec->child > 0)
 		record__reap_child(rec, !child_done);
@@ -1068,6 +1077,8 @@ static int __cmd_record(struct record *rec, int argc, const char **argv, int rec
 	} else
 		err = 0;
 out:
+	jvm_attach__stop_many(rec->jvms);
+	free(rec->jvms);
 	if (rec->writer_open)
 		perf_data_writer__close(&rec->writer);
 	if (rec->child > 0 && !rec->child_reaped) {
@@ -1111,6 +1122,8 @@ int cmd_record(int argc, const char **argv)
 			     parse_pages_option),
 		OPT_STRING('o', "output", &rec.output, "file", "output file name ('-' for a pipe)"),
 		OPT_BOOLEAN('B', "no-buildid", &rec.no_buildid, "do not collect buildids in perf.data"),
+		OPT_BOOLEAN(0, "jit", &rec.jit_attach,
+			    "with -p: load the JVMTI agent into the JVM(s), stop it at the end (then perf inject --jit)"),
 		OPT_BOOLEAN('q', "quiet", &verbose_q, "don't print any warnings or messages"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose (show counter open errors, etc)"),
 		OPT_END()
@@ -1144,6 +1157,10 @@ int cmd_record(int argc, const char **argv)
 	}
 	if ((rec.pid_list || rec.tid_list) && rec.opts.system_wide) {
 		pr_err("--pid/--tid and --all-cpus cannot be used together\n");
+		return 129;
+	}
+	if (rec.jit_attach && !rec.pid_list) {
+		pr_err("--jit needs -p PID of a running JVM\n");
 		return 129;
 	}
 	if (!rec.output || !*rec.output) {

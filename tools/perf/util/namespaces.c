@@ -56,13 +56,24 @@ static int read_start(pid_t pid, unsigned long long *start)
 	return 0;
 }
 
+/* the second (effective) field of a Uid:/Gid: line of /proc/PID/status, -1 if absent */
+static unsigned long effective_id(const char *status, const char *key)
+{
+	const char *line = strstr(status, key);
+	char *q;
+
+	if (!line)
+		return (unsigned long)-1;
+	strtoul(line + strlen(key), &q, 10);     /* real */
+	return strtoul(q, NULL, 10);
+}
+
 int ns_proc__read(pid_t pid, struct ns_proc *p)
 {
 	char path[64], *s, *line;
 
 	memset(p, 0, sizeof(*p));
 	p->pid = p->nspid = pid;
-	p->uid = (uid_t)-1;
 	if (read_start(pid, &p->start))
 		return -1;
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
@@ -86,13 +97,8 @@ int ns_proc__read(pid_t pid, struct ns_proc *p)
 		}
 		p->other_pidns = levels > 1;
 	}
-	line = strstr(s, "\nUid:");
-	if (line) {
-		char *q = line + 5;
-
-		strtoul(q, &q, 10);             /* real */
-		p->uid = (uid_t)strtoul(q, NULL, 10);   /* effective */
-	}
+	p->uid = (uid_t)effective_id(s, "\nUid:");
+	p->gid = (gid_t)effective_id(s, "\nGid:");
 	free(s);
 	p->other_mntns = !same_ns(pid, "mnt");
 	return 0;

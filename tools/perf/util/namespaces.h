@@ -21,6 +21,7 @@ struct ns_proc {
 	pid_t pid;                    /* in our pid namespace */
 	pid_t nspid;                  /* in its innermost pid namespace (== pid when it is ours) */
 	uid_t uid;                    /* effective uid */
+	gid_t gid;                    /* effective gid */
 	bool other_pidns;             /* NSpid has more than one level */
 	bool other_mntns;             /* /proc/PID/ns/mnt differs from ours */
 	unsigned long long start;     /* start time, clock ticks after boot (/proc/PID/stat field 22) */
