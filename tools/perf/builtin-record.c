@@ -989,7 +989,7 @@ static int __cmd_record(struct record *rec, int argc, const char **argv, int rec
 		free(payload);
 	}
 	/* before the maps are read: the agent's marker mapping and replayed code exist by then */
-	if (rec->jit_attach && !(rec->jvms = jvm_attach__many(pids, nr_pids, "dir=/tmp")))
+	if (rec->jit_attach && !(rec->jvms = jvm_attach__many(pids, nr_pids, "dir=/tmp,record")))
 		goto out;
 	if (record__synthesize(rec, pids, nr_pids))
 		goto out;

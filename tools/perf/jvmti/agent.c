@@ -31,11 +31,13 @@ struct agent_options {
 	bool stats;
 	bool help;
 	bool stop;
+	bool record;
 };
 
 static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool started;
 static jvmtiEnv *active_env;      /* while started: for the stop command */
+static bool started_by_record;    /* by perf record --jit: only then may it stop us */
 static bool have_lines;
 static struct agent_options opts;
 
@@ -70,8 +72,9 @@ static const char usage[] =
 	"  verbose    print the dump path on stderr\n"
 	"  stats      at exit, print on stderr how much CPU time the agent used\n"
 	"  help       print this and do not record\n"
-	"  stop       (a later attach) stop writing and close the dump; a later\n"
-	"             attach may start a new one\n";
+	"  record     started by perf record --jit, which stops it at the end\n"
+	"  stop       (a later attach) stop writing and close the dump started\n"
+	"             with record; a later attach may start a new one\n";
 
 static int parse_options(const char *s, struct agent_options *o)
 {
@@ -99,6 +102,8 @@ static int parse_options(const char *s, struct agent_options *o)
 			o->help = true;
 		else if (!strcmp(tok, "stop"))
 			o->stop = true;
+		else if (!strcmp(tok, "record"))
+			o->record = true;
 		else
 			agent_warn("unknown option '%s' ignored (try help)", tok);
 	}
@@ -464,6 +469,11 @@ static jint start_agent(JavaVM *vm, char *options, bool late)
 			agent_warn("not writing a dump; stop does nothing");
 			goto out;
 		}
+		if (!started_by_record) {
+			/* the user's own agent (-agentpath, jcmd) keeps its dump */
+			agent_warn("the dump was not started by perf record --jit; it goes on");
+			goto out;
+		}
 		(*active_env)->SetEventNotificationMode(active_env, JVMTI_DISABLE, JVMTI_EVENT_COMPILED_METHOD_LOAD, NULL);
 		(*active_env)->SetEventNotificationMode(active_env, JVMTI_DISABLE, JVMTI_EVENT_DYNAMIC_CODE_GENERATED, NULL);
 		(*active_env)->SetEventNotificationMode(active_env, JVMTI_DISABLE, JVMTI_EVENT_VM_DEATH, NULL);
@@ -532,6 +542,7 @@ static jint start_agent(JavaVM *vm, char *options, bool late)
 		goto fail_env;
 	}
 	started = true;
+	started_by_record = opts.record;
 	active_env = env;
 	if (opts.verbose)
 		fprintf(stderr, "perf-jvmti: writing %s\n", dump_path());

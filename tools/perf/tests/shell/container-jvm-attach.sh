@@ -8,7 +8,7 @@
 # is compiled, and the last request tells it to stop and close its dump.
 need_containers
 need_jvmti
-trap 'ct_cleanup; kill -9 $hp $np $dp 2>/dev/null; jvmti_cleanup' EXIT
+trap 'ct_cleanup; kill -9 $hp $np $dp $op 2>/dev/null; jvmti_cleanup' EXIT
 
 check() {  # check NAME PID
 	local name=$1 pid=$2 total named
@@ -40,6 +40,16 @@ check host2 "$hp"
 kill -0 "$hp" || fail "the JVM died"
 rm -rf /tmp/java-jit-*/jit-"$hp".dump /tmp/java-jit-*/jitted-"$hp"*.so
 rmdir /tmp/java-jit-* 2>/dev/null
+
+# 1b. a JVM that already runs our agent: it keeps its own dump (the stop is not for it)
+$JAVA -agentpath:"$AGENT"=dir="$PWD/own" -cp "$JAVA_CLASSES" JvmtiHot 60 >own.out 2>own.err &
+op=$!
+sleep 1.5
+"$PERF" record --jit -k mono -e cpu-clock -p "$op" -o own.data -- sleep 1 2>ownrec.err || fail "record --jit: $(cat ownrec.err)"
+check own "$op"
+grep -q "perf-jvmti: warning: already writing" own.err || fail "the second load was not refused: $(cat own.err)"
+grep -q "not started by perf record --jit; it goes on" own.err || fail "the user's dump was stopped: $(cat own.err)"
+kill -9 "$op"
 
 # 2. a JVM in a container, no agent
 mkdir ct
