@@ -26,6 +26,12 @@ check() {
 	# after some seconds C2 compiles main's loop (OSR) with spin inlined: then main is the hot method
 	grep -Eq 'JvmtiHot.(spin\(long, int\)|main\(String\[\]\))' "$name.top3" ||
 		fail "$name: JvmtiHot.spin (or main inlining it) not in the top 3: $(cat "$name.top3")"
+	# perf 6.1 reads what we wrote
+	if [ -x "${PERF_REF:-}" ]; then
+		"$PERF_REF" report -i "$name.jit" --stdio --sort sym 2>/dev/null | grep '%' | head -n 3 >"$name.ref.top3"
+		grep -Eq 'JvmtiHot.(spin\(long, int\)|main\(String\[\]\))' "$name.ref.top3" ||
+			fail "$name: perf 6.1's report of our output lacks the hot method: $(cat "$name.ref.top3")"
+	fi
 	# no ELF inside the container's /tmp: they are beside the output
 	[ -z "$(find ct* -name 'jitted-*.so')" ] || fail "$name: inject wrote into the container: $(find ct* -name 'jitted-*')"
 	ls "$name.jit.jit"/jitted-*.so >/dev/null 2>&1 || fail "$name: no ELF in $name.jit.jit/"
