@@ -11,6 +11,7 @@
 #include "util/annotate.h"
 #include "util/callchain.h"
 #include "util/debug.h"
+#include "util/debuginfod.h"
 #include "util/parse-options.h"
 #include "util/session.h"
 #include "util/util.h"
@@ -110,6 +111,7 @@ int cmd_annotate(int argc, const char **argv)
 	struct annotate ann = { .nr_hists = 0 };
 	const char *input = NULL, *symbol = NULL;
 	bool stdio = false, stdio2 = false, tui = false, gtk = false;
+	struct debuginfod_opt dbgd = DEBUGINFOD_OPT_INIT;
 	const struct option options[] = {
 		OPT_STRING('i', "input", &input, "file", "input file name"),
 		OPT_STRING('s', "symbol", &symbol, "symbol", "symbol to annotate"),
@@ -119,6 +121,7 @@ int cmd_annotate(int argc, const char **argv)
 		OPT_BOOLEAN(0, "gtk", &gtk, "accepted for compatibility; stdio is used"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
 		OPT_BOOLEAN('q', "quiet", &quiet, "do not show any warnings or messages"),
+		OPT_DEBUGINFOD(&dbgd),
 		OPT_END()
 	};
 	struct perf_session *s;
@@ -137,6 +140,7 @@ int cmd_annotate(int argc, const char **argv)
 	s = perf_session__open(input ? input : "perf.data");
 	if (!s)
 		return 1;
+	s->machine.dsos.debuginfod = debuginfod__new(&dbgd, true);
 	ann.tool.sample = annotate__sample;
 	ret = perf_session__process_events(s, &ann.tool);
 	if (ret < 0) {

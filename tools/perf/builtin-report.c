@@ -6,6 +6,7 @@
 #include "builtin.h"
 #include "util/callchain.h"
 #include "util/debug.h"
+#include "util/debuginfod.h"
 #include "util/hist.h"
 #include "util/parse-options.h"
 #include "util/session.h"
@@ -338,6 +339,7 @@ int cmd_report(int argc, const char **argv)
 	bool stdio = false, tui = false, children = false, no_children = false, inl = false;
 	bool header = false, header_only = false;
 	int children_set = -1;
+	struct debuginfod_opt dbgd = DEBUGINFOD_OPT_INIT;
 	const struct option options[] = {
 		OPT_STRING('i', "input", &input, "file", "input file name"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
@@ -355,6 +357,7 @@ int cmd_report(int argc, const char **argv)
 		OPT_BOOLEAN(0, "inline", &inl, "Show inlined callers in call graphs (off by default: perf 6.1 shows none in its default output)"),
 		OPT_BOOLEAN(0, "header", &header, "Show data header (accepted)"),
 		OPT_BOOLEAN(0, "header-only", &header_only, "Show only data header (not supported yet)"),
+		OPT_DEBUGINFOD(&dbgd),
 		OPT_END()
 	};
 	struct perf_session *s;
@@ -387,6 +390,7 @@ int cmd_report(int argc, const char **argv)
 	rep.session = s;
 	rep.tool.sample = report__sample;
 	rep.dsos = &s->machine.dsos;
+	rep.dsos->debuginfod = debuginfod__new(&dbgd, true);
 	if (report__ensure_hists(&rep, s->nr_evsels) < 0) {
 		perf_session__delete(s);
 		return 129;

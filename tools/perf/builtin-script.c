@@ -6,6 +6,7 @@
 #include "builtin.h"
 #include "util/callchain.h"
 #include "util/debug.h"
+#include "util/debuginfod.h"
 #include "util/parse-options.h"
 #include "util/session.h"
 #include "util/script-trace.h"
@@ -176,6 +177,7 @@ int cmd_script(int argc, const char **argv)
 	struct script sc = { .show_callchain = true };
 	const char *input = NULL, *fields = NULL;
 	bool no_chain = false, inl = false;
+	struct debuginfod_opt dbgd = DEBUGINFOD_OPT_INIT;
 	const struct option options[] = {
 		OPT_STRING('i', "input", &input, "file", "input file name"),
 		OPT_STRING('F', "fields", &fields, "str",
@@ -184,6 +186,7 @@ int cmd_script(int argc, const char **argv)
 		OPT_BOOLEAN(0, "inline", &inl, "Show inlined callers in call chains (off by default, as in perf 6.1)"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
 		OPT_BOOLEAN('q', "quiet", &quiet, "do not show any warnings or messages"),
+		OPT_DEBUGINFOD(&dbgd),
 		OPT_END()
 	};
 	struct perf_session *s;
@@ -199,6 +202,7 @@ int cmd_script(int argc, const char **argv)
 	s = perf_session__open(input ? input : "perf.data");
 	if (!s)
 		return 1;
+	s->machine.dsos.debuginfod = debuginfod__new(&dbgd, true);
 	sc.tool.sample = script__sample;
 	sc.tp = script_trace__new();
 	ret = perf_session__process_events(s, &sc.tool);

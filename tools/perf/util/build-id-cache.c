@@ -295,6 +295,57 @@ out:
 	return ret;
 }
 
+int bidcache__add_file(const char *root, const char *path, const char *bid,
+		       const char *which, const char *src)
+{
+	char *orig = NULL, *rel = NULL, *target = NULL, linkrel[16], tmp[64];
+	int rootfd, dirfd = -1, linkfd = -1, ret = -1;
+	uint8_t id[BUILD_ID_MAX];
+	int n = build_id__parse(bid, id, sizeof(id));
+
+	if (n < 16 || path[0] != '/') {
+		pr_err("build-id cache: cannot store %s of %s (%s)\n", which, path, bid);
+		return -1;
+	}
+	rootfd = open_root(root, true);
+	if (rootfd < 0)
+		return -1;
+	/* an entry for this build-id under another name gets the file: one directory per id */
+	orig = build_id_cache__origname(root, id, (size_t)n);
+	if (!orig || orig[0] != '/')
+		free(orig), orig = xstrdup(path);
+	rel = xasprintf("%s/%s", orig + 1, bid);
+	dirfd = open_under(rootfd, rel, true);
+	if (dirfd < 0 || store_file(dirfd, which, src) < 0) {
+		pr_err("build-id cache: cannot store %s%s/%s/%s: %s\n", root, orig, bid, which,
+		       errno == ELOOP ? "a symlink is in the way" : strerror(errno));
+		goto out;
+	}
+	snprintf(linkrel, sizeof(linkrel), ".build-id/%.2s", bid);
+	linkfd = open_under(rootfd, linkrel, true);
+	if (linkfd < 0)
+		goto out;
+	target = xasprintf("../..%s/%s", orig, bid);
+	snprintf(tmp, sizeof(tmp), ".link.tmp.%d", (int)getpid());
+	unlinkat(linkfd, tmp, 0);
+	if (symlinkat(target, linkfd, tmp) < 0 || renameat(linkfd, tmp, linkfd, bid + 2) < 0) {
+		pr_err("build-id cache: cannot link %s/%s/%s: %s\n", root, linkrel, bid + 2, strerror(errno));
+		unlinkat(linkfd, tmp, 0);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(orig);
+	free(rel);
+	free(target);
+	if (linkfd >= 0)
+		close(linkfd);
+	if (dirfd >= 0)
+		close(dirfd);
+	close(rootfd);
+	return ret;
+}
+
 bool bidcache__has(const char *root, const char *path, const char *bid)
 {
 	char *link = xasprintf("%s/.build-id/%.2s/%s", root, bid, bid + 2);
