@@ -5,7 +5,7 @@
 need_debuginfod
 trap dbgd_stop EXIT
 build_prog "$PERF_TEST_TMP/bin"
-mkdir srv && cp bin/prog.debug srv/
+mkdir srv && cp bin/split/prog.dwarf srv/
 BIN="$PERF_TEST_TMP/bin/prog"
 
 host B

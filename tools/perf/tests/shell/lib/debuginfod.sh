@@ -68,8 +68,9 @@ host() {
 	unset DEBUGINFOD_URLS PERF_BUILDID_DIR
 }
 
-# build_prog DIR: DIR/prog (stripped, build-id) + DIR/prog.debug (its DWARF)
-# + DIR/prog.full, from a small C program with two hot functions.
+# build_prog DIR: DIR/prog (stripped, build-id) + DIR/split/prog.dwarf (its
+# DWARF, named so that no local lookup finds it) + DIR/prog.full, from a small
+# C program with two hot functions.
 build_prog() {
 	mkdir -p "$1"
 	cat > "$1/prog.c" <<'C'
@@ -108,7 +109,8 @@ int main(int argc, char **argv)
 }
 C
 	gcc -O1 -g -fno-omit-frame-pointer -Wl,--build-id=sha1 -o "$1/prog.full" "$1/prog.c" || fail "gcc"
-	objcopy --only-keep-debug "$1/prog.full" "$1/prog.debug" || fail "objcopy --only-keep-debug"
+	mkdir -p "$1/split"
+	objcopy --only-keep-debug "$1/prog.full" "$1/split/prog.dwarf" || fail "objcopy --only-keep-debug"
 	objcopy --strip-all "$1/prog.full" "$1/prog" || fail "objcopy --strip-all"
 	PROG_BID=$(readelf -n "$1/prog" | awk '/Build ID/ { print $3 }')
 	[ -n "$PROG_BID" ] || fail "no build-id in prog"
