@@ -17,6 +17,7 @@ BUILTIN(probe);
 BUILTIN(list);
 BUILTIN(test);
 BUILTIN(annotate);
+BUILTIN(archive);
 #undef BUILTIN
 
 extern const char perf_version_string[];

@@ -73,7 +73,7 @@ int bidcache__file_build_id(const char *path, char bid[41])
  * creating missing components (0755) when create. An old-style plain file in
  * the way is replaced when create. -1 with errno.
  */
-static int open_under(int rootfd, const char *rel, bool create)
+int bidcache__open_dir(int rootfd, const char *rel, bool create)
 {
 	char *copy = xstrdup(rel), *save = NULL, *comp;
 	int fd = dup(rootfd);
@@ -237,7 +237,7 @@ int bidcache__add(const char *root, const char *path, char bid[41])
 	if (rootfd < 0)
 		return -1;
 	rel = xasprintf("%s/%s", abs + 1, bid);
-	dirfd = open_under(rootfd, rel, true);
+	dirfd = bidcache__open_dir(rootfd, rel, true);
 	if (dirfd < 0) {
 		pr_err("Couldn't add %s: cannot create %s%s/%s: %s\n", path, root, abs, bid,
 		       errno == ELOOP ? "a symlink is in the way" : strerror(errno));
@@ -260,7 +260,7 @@ int bidcache__add(const char *root, const char *path, char bid[41])
 	if (write_probes(dirfd, abs) < 0)
 		goto out;
 	snprintf(linkrel, sizeof(linkrel), ".build-id/%.2s", bid);
-	linkfd = open_under(rootfd, linkrel, true);
+	linkfd = bidcache__open_dir(rootfd, linkrel, true);
 	if (linkfd < 0) {
 		pr_err("Couldn't add %s: cannot create %s/%s: %s\n", path, root, linkrel, strerror(errno));
 		goto out;
@@ -315,14 +315,14 @@ int bidcache__add_file(const char *root, const char *path, const char *bid,
 	if (!orig || orig[0] != '/')
 		free(orig), orig = xstrdup(path);
 	rel = xasprintf("%s/%s", orig + 1, bid);
-	dirfd = open_under(rootfd, rel, true);
+	dirfd = bidcache__open_dir(rootfd, rel, true);
 	if (dirfd < 0 || store_file(dirfd, which, src) < 0) {
 		pr_err("build-id cache: cannot store %s%s/%s/%s: %s\n", root, orig, bid, which,
 		       errno == ELOOP ? "a symlink is in the way" : strerror(errno));
 		goto out;
 	}
 	snprintf(linkrel, sizeof(linkrel), ".build-id/%.2s", bid);
-	linkfd = open_under(rootfd, linkrel, true);
+	linkfd = bidcache__open_dir(rootfd, linkrel, true);
 	if (linkfd < 0)
 		goto out;
 	target = xasprintf("../..%s/%s", orig, bid);
@@ -391,7 +391,7 @@ static int remove_entry(int rootfd, const char *path, const char *bid)
 	int fd, ret = 0;
 
 	snprintf(linkrel, sizeof(linkrel), ".build-id/%.2s", bid);
-	fd = open_under(rootfd, linkrel, false);
+	fd = bidcache__open_dir(rootfd, linkrel, false);
 	if (fd >= 0) {
 		char cur[PATH_MAX], *target = xasprintf("../..%s%s/%s", path[0] == '[' ? "/" : "", path, bid);
 		ssize_t n = readlinkat(fd, bid + 2, cur, sizeof(cur) - 1);
@@ -403,7 +403,7 @@ static int remove_entry(int rootfd, const char *path, const char *bid)
 		close(fd);
 	}
 	dirrel = xstrdup(path[0] == '/' ? path + 1 : path);
-	fd = open_under(rootfd, dirrel, false);
+	fd = bidcache__open_dir(rootfd, dirrel, false);
 	if (fd >= 0) {
 		if (remove_bid_dir(fd, bid) < 0)
 			ret = -1;
@@ -462,7 +462,7 @@ int bidcache__purge(const char *root, const char *path,
 	rootfd = open_root(root, false);
 	if (rootfd < 0)
 		return -1;
-	fd = open_under(rootfd, abs + (abs[0] == '/'), false);
+	fd = bidcache__open_dir(rootfd, abs + (abs[0] == '/'), false);
 	if (fd < 0) {
 		close(rootfd);
 		return 0;
