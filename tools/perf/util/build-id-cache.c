@@ -222,10 +222,39 @@ static int write_probes(int dirfd, const char *abs)
 	return ret;
 }
 
+/* <root>/.build-id/xx/rest -> target (unless it is already); errors name @who */
+static int set_link(int rootfd, const char *root, const char *bid, const char *target, const char *who)
+{
+	char linkrel[16], tmp[64], cur[PATH_MAX];
+	int linkfd, ret = 0;
+	ssize_t n;
+
+	snprintf(linkrel, sizeof(linkrel), ".build-id/%.2s", bid);
+	linkfd = bidcache__open_dir(rootfd, linkrel, true);
+	if (linkfd < 0) {
+		pr_err("Couldn't add %s: cannot create %s/%s: %s\n", who, root, linkrel, strerror(errno));
+		return -1;
+	}
+	n = readlinkat(linkfd, bid + 2, cur, sizeof(cur) - 1);
+	if (n > 0 && (size_t)n == strlen(target) && !memcmp(cur, target, (size_t)n))
+		goto out;
+	snprintf(tmp, sizeof(tmp), ".link.tmp.%d", (int)getpid());
+	unlinkat(linkfd, tmp, 0);
+	if (symlinkat(target, linkfd, tmp) < 0 || renameat(linkfd, tmp, linkfd, bid + 2) < 0) {
+		pr_err("Couldn't add %s: cannot link %s/%s/%s: %s\n", who, root, linkrel, bid + 2,
+		       strerror(errno));
+		unlinkat(linkfd, tmp, 0);
+		ret = -1;
+	}
+out:
+	close(linkfd);
+	return ret;
+}
+
 int bidcache__add(const char *root, const char *path, char bid[41])
 {
-	char abs[PATH_MAX], *rel = NULL, *target = NULL, linkrel[16], tmp[64];
-	int rootfd = -1, dirfd = -1, linkfd = -1, ret = -1;
+	char abs[PATH_MAX], *rel = NULL, *target = NULL;
+	int rootfd = -1, dirfd = -1, ret = -1;
 
 	if (bidcache__file_build_id(path, bid) < 0)
 		return -1;
@@ -259,36 +288,11 @@ int bidcache__add(const char *root, const char *path, char bid[41])
 	}
 	if (write_probes(dirfd, abs) < 0)
 		goto out;
-	snprintf(linkrel, sizeof(linkrel), ".build-id/%.2s", bid);
-	linkfd = bidcache__open_dir(rootfd, linkrel, true);
-	if (linkfd < 0) {
-		pr_err("Couldn't add %s: cannot create %s/%s: %s\n", path, root, linkrel, strerror(errno));
-		goto out;
-	}
 	target = xasprintf("../..%s/%s", abs, bid);
-	{
-		char cur[PATH_MAX];
-		ssize_t n = readlinkat(linkfd, bid + 2, cur, sizeof(cur) - 1);
-
-		if (n > 0 && (size_t)n == strlen(target) && !memcmp(cur, target, (size_t)n)) {
-			ret = 0;
-			goto out;
-		}
-	}
-	snprintf(tmp, sizeof(tmp), ".link.tmp.%d", (int)getpid());
-	unlinkat(linkfd, tmp, 0);
-	if (symlinkat(target, linkfd, tmp) < 0 || renameat(linkfd, tmp, linkfd, bid + 2) < 0) {
-		pr_err("Couldn't add %s: cannot link %s/%s/%s: %s\n", path, root, linkrel, bid + 2,
-		       strerror(errno));
-		unlinkat(linkfd, tmp, 0);
-		goto out;
-	}
-	ret = 0;
+	ret = set_link(rootfd, root, bid, target, path);
 out:
 	free(rel);
 	free(target);
-	if (linkfd >= 0)
-		close(linkfd);
 	if (dirfd >= 0)
 		close(dirfd);
 	close(rootfd);
@@ -298,10 +302,9 @@ out:
 int bidcache__add_file(const char *root, const char *path, const char *bid,
 		       const char *which, const char *src)
 {
-	char *orig = NULL, *rel = NULL, *target = NULL, linkrel[16], tmp[64];
-	int rootfd, dirfd = -1, linkfd = -1, ret = -1;
 	uint8_t id[BUILD_ID_MAX];
-	int n = build_id__parse(bid, id, sizeof(id));
+	int n = build_id__parse(bid, id, sizeof(id)), rootfd, dirfd, ret = -1;
+	char *orig, *rel;
 
 	if (n < 16 || path[0] != '/') {
 		pr_err("build-id cache: cannot store %s of %s (%s)\n", which, path, bid);
@@ -319,30 +322,17 @@ int bidcache__add_file(const char *root, const char *path, const char *bid,
 	if (dirfd < 0 || store_file(dirfd, which, src) < 0) {
 		pr_err("build-id cache: cannot store %s%s/%s/%s: %s\n", root, orig, bid, which,
 		       errno == ELOOP ? "a symlink is in the way" : strerror(errno));
-		goto out;
+	} else {
+		char *target = xasprintf("../..%s/%s", orig, bid);
+
+		ret = set_link(rootfd, root, bid, target, path);
+		free(target);
 	}
-	snprintf(linkrel, sizeof(linkrel), ".build-id/%.2s", bid);
-	linkfd = bidcache__open_dir(rootfd, linkrel, true);
-	if (linkfd < 0)
-		goto out;
-	target = xasprintf("../..%s/%s", orig, bid);
-	snprintf(tmp, sizeof(tmp), ".link.tmp.%d", (int)getpid());
-	unlinkat(linkfd, tmp, 0);
-	if (symlinkat(target, linkfd, tmp) < 0 || renameat(linkfd, tmp, linkfd, bid + 2) < 0) {
-		pr_err("build-id cache: cannot link %s/%s/%s: %s\n", root, linkrel, bid + 2, strerror(errno));
-		unlinkat(linkfd, tmp, 0);
-		goto out;
-	}
-	ret = 0;
-out:
-	free(orig);
-	free(rel);
-	free(target);
-	if (linkfd >= 0)
-		close(linkfd);
 	if (dirfd >= 0)
 		close(dirfd);
 	close(rootfd);
+	free(orig);
+	free(rel);
 	return ret;
 }
 

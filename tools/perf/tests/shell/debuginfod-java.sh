@@ -34,7 +34,7 @@ host B
 "$PERF" report -i java.jit --stdio --sort dso,sym > b-none.txt 2> /dev/null || fail "report on B without a server"
 java_rows b-none.txt | grep -q 'JvmtiHot' && fail "B names Java methods without a server?"
 dbgd_start dbgd served
-dbgd_wait "$(awk '{ print $1; exit }' bids1.txt)" executable
+for bid in $(awk '{ print $1 }' bids1.txt); do dbgd_wait "$bid" executable; done
 DEBUGINFOD_URLS="$DBGD_URL" "$PERF" report -i java.jit --stdio --sort dso,sym > b.txt 2> b.err ||
 	{ cat b.err; fail "report on B"; }
 grep -q Warning b.err && { cat b.err; fail "B: warnings"; }

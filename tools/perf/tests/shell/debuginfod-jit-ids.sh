@@ -52,7 +52,8 @@ rows a.txt | grep -q 'Reuse.alpha' || { cat a.txt; fail "A: Reuse.alpha not name
 mkdir served && mv dump served/
 host B
 dbgd_start dbgd served
-dbgd_wait "$(awk '{ print $2; exit }' per-fn.ids)" executable
+# debuginfod indexes in the background: every ELF, not just the first, before asking
+for bid in $(awk '{ print $2 }' per-fn.ids); do dbgd_wait "$bid" executable; done
 DEBUGINFOD_URLS="$DBGD_URL" "$PERF" report -i jit.data --stdio --sort sym > b.txt 2> b.err || { cat b.err; fail "report on B"; }
 diff <(rows a.txt) <(rows b.txt) || fail "B names jitted code differently from A"
 info "B through debuginfod: $(rows b.txt | tr '\n' ' ' | cut -c1-120)"
