@@ -31,6 +31,17 @@ grep -q Warning srv.err && { cat srv.err; fail "warning with a working server"; 
 [ -s "$HOME/.debug$BIN/$PROG_BID/debug" ] || fail "debuginfo not stored in the build-id cache"
 info "through debuginfod: $(rows srv.txt | head -2 | tr '\n' ' ')"
 
+# script resolves through the server the same way
+host S
+DEBUGINFOD_URLS="$DBGD_URL" "$PERF" script -F ip,sym -i perf.data 2> script.err | grep -q ' work_alpha$' ||
+	{ cat script.err; fail "perf script: work_alpha not named through debuginfod"; }
+# buildid-cache asks only when told (--debuginfod), as upstream perf
+host Z
+DEBUGINFOD_URLS="$DBGD_URL" "$PERF" buildid-cache -a "$BIN" 2> add.err || { cat add.err; fail "buildid-cache -a"; }
+[ -e "$HOME/.debug$BIN/$PROG_BID/debug" ] && fail "buildid-cache -a fetched without --debuginfod"
+"$PERF" buildid-cache --debuginfod="$DBGD_URL" -a "$BIN" 2> add.err || { cat add.err; fail "buildid-cache --debuginfod -a"; }
+[ -s "$HOME/.debug$BIN/$PROG_BID/debug" ] || { cat add.err; fail "buildid-cache --debuginfod did not store the debuginfo"; }
+
 # the same rows as on a host that has the unstripped binary (ours, and perf 6.1)
 host A
 cp bin/prog.full "$PERF_TEST_TMP/full-prog"
