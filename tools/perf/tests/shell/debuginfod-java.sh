@@ -27,6 +27,13 @@ info "two injects: the same $(wc -l < bids1.txt) jitted build-id(s)"
 "$PERF" report -i java.jit --stdio --sort dso,sym > a.txt 2> /dev/null || fail "report on A"
 java_rows a.txt > a.rows
 grep -q 'JvmtiHot.spin' a.rows || fail "A: JvmtiHot.spin not named: $(head -3 a.rows)"
+"$PERF" report -i java.jit --stdio --sort sym,srcline 2> /dev/null | grep 'JvmtiHot\.java:' > a.lines
+[ -s a.lines ] || fail "A: no JvmtiHot.java:N lines"
+# perf 6.1's layout too: one ELF per function, many build-ids to fetch
+"$PERF" inject --jit --jit-elf-per-function -i java.data -o pf.jit 2> inject.err || fail "inject per function: $(cat inject.err)"
+"$PERF" buildid-list -i pf.jit | grep jitted- > pf.bids
+"$PERF" report -i pf.jit --stdio --sort dso,sym > a-pf.txt 2> /dev/null || fail "report on A (per function)"
+java_rows a-pf.txt > a-pf.rows
 
 # the dump directory moves to the server; nothing of it stays where A had it
 mkdir served && mv dumpA served/
@@ -41,4 +48,15 @@ grep -q Warning b.err && { cat b.err; fail "B: warnings"; }
 java_rows b.txt > b.rows
 diff a.rows b.rows || fail "top Java rows on B differ from A"
 info "B through debuginfod: same top Java rows ($(head -1 b.rows))"
+"$PERF" report -i java.jit --stdio --sort sym,srcline 2> /dev/null | grep 'JvmtiHot\.java:' > b.lines
+diff a.lines b.lines > /dev/null || fail "B: Java source lines differ from A"
+for bid in $(awk '{ print $1 }' pf.bids); do dbgd_wait "$bid" executable; done
+host B2
+DEBUGINFOD_URLS="$DBGD_URL" "$PERF" report -i pf.jit --stdio --sort dso,sym > b-pf.txt 2> b-pf.err ||
+	{ tail b-pf.err; fail "report on B (per function)"; }
+grep -q Warning b-pf.err && { grep Warning b-pf.err | head -3; fail "B (per function): warnings"; }
+java_rows b-pf.txt > b-pf.rows
+diff a-pf.rows b-pf.rows || fail "per function: top Java rows on B differ from A"
+[ "$(grep -c '^debuginfod: fetching the executable' b-pf.err)" -le "$(wc -l < pf.bids)" ] || fail "asked more than once per build-id"
+info "B, one ELF per function: same top Java rows, $(grep -c '^debuginfod: fetching the executable' b-pf.err) of $(wc -l < pf.bids) jitted ELFs fetched"
 exit 0
