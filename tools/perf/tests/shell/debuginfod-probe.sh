@@ -41,6 +41,12 @@ grep -q "fetching the debuginfo of $BIN" add.err || { cat add.err; fail "no fetc
 check_values served
 grep -q "^#$G:beta=work_beta tag" "$HOME/.debug$BIN/$PROG_BID/probes" || fail "not in the probe cache"
 
+# -V and -L of a fresh host go through the server as well
+host V
+DEBUGINFOD_URLS="$DBGD_URL" "$PERF" probe -x "$BIN" -V work_beta > vars.txt 2> vars.err || { cat vars.err; fail "-V through debuginfod"; }
+grep -q '	int	tag$' vars.txt || { cat vars.txt; fail "-V: tag not listed"; }
+host B
+
 # server gone, its debuginfo gone from the build-id and client caches: the probe cache is enough
 dbgd_stop
 rm -f "$HOME/.debug$BIN/$PROG_BID/debug"
