@@ -258,9 +258,13 @@ static int process_fork(struct machine *m, const struct perf_record_fork *f)
 		child = thread__new(m, f->pid, f->tid);
 	child->pid = f->pid;
 	child->ppid = f->ppid;
-	free(child->comm);
-	child->comm = xstrdup(parent->comm);
-	child->comm_set = parent->comm_set;
+	/* a parent known only by its tid has no name to hand down: the child
+	 * keeps its own ":TID", as in perf 6.1 (the idle task is "swapper") */
+	if (parent->comm_set || parent->tid == 0) {
+		free(child->comm);
+		child->comm = xstrdup(parent->comm);
+		child->comm_set = true;
+	}
 	if (f->pid == f->ppid) {
 		/* a new thread shares the address space */
 		child->maps = parent->maps;
