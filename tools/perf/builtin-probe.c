@@ -16,6 +16,7 @@
 #include "util/build-id-cache.h"
 #include "util/debuginfo.h"
 #include "util/debug.h"
+#include "util/debuginfod.h"
 #include "util/parse-options.h"
 #include "util/probe-cache.h"
 #include "util/probe-event.h"
@@ -746,6 +747,7 @@ int cmd_probe(int argc, const char **argv)
 		NULL,
 	};
 	struct probe_opts o = { 0 };
+	struct debuginfod_opt dbgd_opt = DEBUGINFOD_OPT_INIT;
 	const struct option options[] = {
 		OPT_CALLBACK('a', "add", &o, "[EVENT=]FUNC[+OFF|%return] [ARG ...]",
 			     "probe point definition (also %[sdt_]PROVIDER:NAME)", push_arg),
@@ -762,6 +764,7 @@ int cmd_probe(int argc, const char **argv)
 		OPT_BOOLEAN('f', "force", &o.force, "forcibly add events with existing name"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
 		OPT_INCR('q', "quiet", &quiet, "be quiet"),
+		OPT_DEBUGINFOD(&dbgd_opt),
 		OPT_END(),
 	};
 	int ret = 0;
@@ -783,6 +786,8 @@ int cmd_probe(int argc, const char **argv)
 		o.adds = xrealloc(o.adds, (o.nr_adds + 1) * sizeof(char *));
 		o.adds[o.nr_adds++] = def;
 	}
+	if (o.target && (o.line_range || o.vars_at || o.nr_adds))
+		debuginfod__prepare_probe(&dbgd_opt, o.target, !o.line_range && !o.vars_at, o.adds, o.nr_adds);
 	if (o.line_range)
 		ret = do_lines(&o);
 	else if (o.vars_at)

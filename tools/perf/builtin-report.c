@@ -6,6 +6,7 @@
 #include "builtin.h"
 #include "util/callchain.h"
 #include "util/debug.h"
+#include "util/debuginfod.h"
 #include "util/hist.h"
 #include "util/hist-output.h"
 #include "util/parse-options.h"
@@ -189,6 +190,7 @@ int cmd_report(int argc, const char **argv)
 	bool stdio = false, tui = false, children = false, no_children = false, inl = false;
 	bool header = false, header_only = false, stats = false;
 	struct hist_output out = { .cc = &rep.cc };
+	struct debuginfod_opt dbgd = DEBUGINFOD_OPT_INIT;
 	const struct option options[] = {
 		OPT_STRING('i', "input", &input, "file", "input file name"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
@@ -217,6 +219,7 @@ int cmd_report(int argc, const char **argv)
 		OPT_BOOLEAN(0, "stats", &stats, "Display event stats only"),
 		OPT_BOOLEAN(0, "header", &header, "Show data header (accepted)"),
 		OPT_BOOLEAN(0, "header-only", &header_only, "Show only data header (not supported yet)"),
+		OPT_DEBUGINFOD(&dbgd),
 		OPT_END()
 	};
 	struct perf_session *s;
@@ -255,6 +258,7 @@ int cmd_report(int argc, const char **argv)
 	rep.session = s;
 	rep.tool.sample = report__sample;
 	rep.dsos = &s->machine.dsos;
+	rep.dsos->debuginfod = debuginfod__new(&dbgd, true);
 	callchain_resolver__init(&rep.resolver, &s->machine, inl);
 	ret = report__ensure_hists(&rep, s->nr_evsels) < 0 ? 129 : 0;
 	if (!ret && rep.graph_asked && s->nr_evsels && !rep.callchains) {

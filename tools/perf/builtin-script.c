@@ -6,6 +6,7 @@
 #include "builtin.h"
 #include "util/callchain.h"
 #include "util/debug.h"
+#include "util/debuginfod.h"
 #include "util/parse-options.h"
 #include "util/script-filter.h"
 #include "util/script-output.h"
@@ -172,6 +173,7 @@ int cmd_script(int argc, const char **argv)
 	const char *input = NULL, *symfs = NULL, *kallsyms = NULL, *vmlinux = NULL, *itrace = NULL;
 	bool inl = false, force = false, demangle = true, demangle_kernel = false;
 	bool full_source_path = false, show_kernel_path = false;
+	struct debuginfod_opt dbgd = DEBUGINFOD_OPT_INIT;
 	const struct option options[] = {
 		OPT_STRING('i', "input", &input, "file", "input file name"),
 		OPT_CALLBACK('F', "fields", &sc, "str",
@@ -216,6 +218,7 @@ int cmd_script(int argc, const char **argv)
 		OPT_BOOLEAN('f', "force", &force, "don't complain, do it"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
 		OPT_BOOLEAN('q', "quiet", &quiet, "do not show any warnings or messages"),
+		OPT_DEBUGINFOD(&dbgd),
 		OPT_END()
 	};
 	struct perf_session *s;
@@ -235,6 +238,7 @@ int cmd_script(int argc, const char **argv)
 	if (kallsyms)
 		s->machine.dsos.kallsyms_path = kallsyms;
 	callchain_resolver__init(&sc.out.resolver, &s->machine, inl);
+	s->machine.dsos.debuginfod = debuginfod__new(&dbgd, true);
 	sc.tool.sample = script__sample;
 	sc.tool.other = script__other;
 	/* a field the events cannot give ends it like perf 6.1: status 255 */

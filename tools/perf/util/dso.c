@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "build-id.h"
 #include "debug.h"
+#include "debuginfod.h"
 #include "dso.h"
 #include "kallsyms.h"
 #include "perf-map.h"
@@ -63,6 +64,7 @@ void dsos__exit(struct dsos *d)
 	}
 	free(d->buckets);
 	free(d->owned_debug_dir);
+	debuginfod__delete(d->debuginfod);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -213,6 +215,9 @@ static int dso__load_elf(struct dsos *d, struct dso *dso)
 		memcpy(dso->build_id, bid, bsize);
 	}
 
+	if (bsize && d->debuginfod)   /* missing here: fetched into the build-id cache */
+		debuginfod__fill_cache(d->debuginfod, d->debug_dir, dso->long_name, bid, bsize,
+				       file_ok, file_ok && cand[3].has_symtab);
 	if (bsize) {
 		char *dbg_root = d->symfs && !getenv("PERF_DEBUGINFO_DIR") ?
 			xasprintf("%s%s", d->symfs, d->debuginfo_dir) : xstrdup(d->debuginfo_dir);

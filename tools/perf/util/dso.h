@@ -16,6 +16,8 @@ enum dso_kind {
 	DSO_KIND_ANON,       /* //anon, [heap], ... : no symbols */
 };
 
+struct debuginfod;
+
 struct dso_segment {
 	uint64_t offset, vaddr, filesz;   /* a PT_LOAD of the ELF */
 };
@@ -48,6 +50,7 @@ struct dsos {
 	const char *debuginfo_dir;    /* separate debuginfo root: $PERF_DEBUGINFO_DIR, default /usr/lib/debug */
 	const char *kallsyms_path;    /* running kernel's symbols, default /proc/kallsyms */
 	char *owned_debug_dir;        /* what dsos__init allocated for debug_dir */
+	struct debuginfod *debuginfod; /* fetches missing files by build-id; NULL: local only. Owned. */
 };
 
 void dsos__init(struct dsos *d);
