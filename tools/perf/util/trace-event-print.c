@@ -677,6 +677,7 @@ struct ctx {
 	size_t size;
 	bool big_endian;
 	unsigned int long_size;
+	const struct print_env *env;
 	char **tmp;                 /* strings made during evaluation, freed after printing */
 	size_t nr_tmp;
 };
@@ -1177,100 +1178,15 @@ static void print_str(struct sink *s, const char *flags, int width, int prec, co
 	sink_printf(s, spec, width, (int)len, str);
 }
 
-static trace_ksym_resolver_t ksym_resolver = trace_event__kallsyms_resolve;
-static void *ksym_resolver_arg;
-
-void trace_event__set_ksym_resolver(trace_ksym_resolver_t fn, void *arg)
-{
-	ksym_resolver = fn;
-	ksym_resolver_arg = arg;
-}
-
-struct ksym {
-	uint64_t addr;
-	char *name;
-};
-
-static struct ksym *ksyms;
-static size_t nr_ksyms;
-static bool ksyms_loaded;
-
-static int cmp_ksym(const void *a, const void *b)
-{
-	const struct ksym *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-static void free_ksyms(void)
-{
-	for (size_t i = 0; i < nr_ksyms; i++)
-		free(ksyms[i].name);
-	free(ksyms);
-	ksyms = NULL;
-	nr_ksyms = 0;
-}
-
-/* Function symbols of the running kernel (what perf 6.1 script uses too). */
-static void load_kallsyms(void)
-{
-	FILE *f;
-	char line[512];
-	size_t cap = 0;
-
-	ksyms_loaded = true;
-	f = fopen("/proc/kallsyms", "r");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long addr;
-		char type, name[256];
-
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 || !addr)
-			continue;
-		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
-			continue;
-		if (nr_ksyms == cap) {
-			cap = cap ? cap * 2 : 65536;
-			ksyms = xrealloc(ksyms, cap * sizeof(*ksyms));
-		}
-		ksyms[nr_ksyms].addr = addr;
-		ksyms[nr_ksyms].name = xstrdup(name);
-		nr_ksyms++;
-	}
-	fclose(f);
-	if (nr_ksyms)
-		qsort(ksyms, nr_ksyms, sizeof(*ksyms), cmp_ksym);
-	atexit(free_ksyms);
-}
-
-const char *trace_event__kallsyms_resolve(uint64_t addr, uint64_t *offset, void *arg)
-{
-	size_t lo = 0, hi;
-
-	if (!ksyms_loaded)
-		load_kallsyms();
-	hi = nr_ksyms;
-	if (!hi || addr < ksyms[0].addr)
-		return NULL;
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ksyms[mid].addr <= addr)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	*offset = addr - ksyms[lo].addr;
-	return ksyms[lo].name;
-}
-
 /* kernel %p extensions: the letters after 'p' select a printer */
-static void print_pointer(struct sink *s, const char *ext, size_t extlen, const struct val *v)
+static void print_pointer(const struct ctx *c, struct sink *s, const char *ext, size_t extlen,
+			  const struct val *v)
 {
-	if (v->kind == V_INT && extlen && strchr("SsFfB", ext[0]) && ksym_resolver) {
+	const struct print_env *env = c->env;
+
+	if (v->kind == V_INT && extlen && strchr("SsFfB", ext[0]) && env->ksym_resolver) {
 		uint64_t off = 0;
-		const char *name = ksym_resolver(v->i, &off, ksym_resolver_arg);
+		const char *name = env->ksym_resolver(v->i, &off, env->ksym_arg);
 
 		if (name) {
 			if (ext[0] == 's' || ext[0] == 'f')
@@ -1405,7 +1321,7 @@ static bool do_printf(struct ctx *c, struct sink *s, const char *f, struct node 
 
 			while (isalnum((unsigned char)*f))
 				f++;
-			print_pointer(s, ext, f - ext, &v);
+			print_pointer(c, s, ext, f - ext, &v);
 			break;
 		}
 		default:
@@ -1448,12 +1364,12 @@ static void print_fields(struct ctx *c, struct sink *s)
 	}
 }
 
-int print_fmt__print(const struct trace_format *fmt, bool big_endian, unsigned int long_size,
+int print_fmt__print(const struct trace_format *fmt, const struct print_env *env,
 		     const void *raw, size_t size, char *out, size_t outsz)
 {
 	struct ctx c = {
-		.fmt = fmt, .raw = raw, .size = size, .big_endian = big_endian,
-		.long_size = long_size ? long_size : sizeof(long),
+		.fmt = fmt, .raw = raw, .size = size, .big_endian = env->big_endian,
+		.long_size = env->long_size ? env->long_size : sizeof(long), .env = env,
 	};
 	struct sink s = { .out = out, .outsz = outsz };
 	bool ok = false;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "debug.h"
+#include "kallsyms.h"
 #include "trace-event.h"
 #include "trace-event-print.h"
 #include "tracefs.h"
@@ -557,6 +558,7 @@ void trace_formats__delete(struct trace_formats *tf)
 	free(tf->formats);
 	free(tf->version);
 	free(tf->cmdlines);
+	kallsyms__delete(tf->kallsyms);
 	free(tf);
 }
 
@@ -587,6 +589,10 @@ struct trace_formats *trace_formats__parse(const void *data, size_t size)
 	const char *what = "truncated";
 	const char *ver;
 	uint32_t n;
+
+	/* nothing is read until a %pS is printed */
+	tf->kallsyms = kallsyms__new("/proc/kallsyms");
+	trace_formats__set_ksym_resolver(tf, kallsyms__resolve, tf->kallsyms);
 
 	if (!magic || memcmp(magic, TRACING_MAGIC, TRACING_MAGIC_LEN)) {
 		what = "bad magic";
@@ -690,11 +696,20 @@ const char *trace_formats__comm(const struct trace_formats *tf, int pid)
 	return NULL;
 }
 
+void trace_formats__set_ksym_resolver(struct trace_formats *tf, trace_ksym_resolver_t fn, void *arg)
+{
+	tf->ksym_resolver = fn;
+	tf->ksym_arg = arg;
+}
+
 int trace_formats__print_raw(const struct trace_formats *tf, const struct trace_format *fmt,
 			     const void *raw, size_t size, char *out, size_t outsz)
 {
-	return print_fmt__print(fmt, tf ? tf->big_endian : __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__,
-				tf ? tf->long_size : sizeof(long), raw, size, out, outsz);
+	struct print_env env = { __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__, sizeof(long), NULL, NULL };
+
+	if (tf)
+		env = (struct print_env){ tf->big_endian, tf->long_size, tf->ksym_resolver, tf->ksym_arg };
+	return print_fmt__print(fmt, &env, raw, size, out, outsz);
 }
 
 int trace_format__print_raw(const struct trace_format *fmt, const void *raw, size_t size,

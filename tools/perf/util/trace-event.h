@@ -30,6 +30,10 @@ struct trace_field {
 };
 
 struct print_fmt;               /* parsed "print fmt:" line (private) */
+struct kallsyms;
+
+/* returns the kernel symbol containing @addr and sets *offset, or NULL */
+typedef const char *(*trace_ksym_resolver_t)(uint64_t addr, uint64_t *offset, void *arg);
 
 struct trace_format {
 	uint64_t id;
@@ -53,6 +57,10 @@ struct trace_formats {
 	/* saved_cmdlines "pid comm" pairs, for a later `comm` lookup */
 	char *cmdlines;
 	size_t cmdlines_size;
+	/* %pS/%ps (trace_formats__set_ksym_resolver) */
+	trace_ksym_resolver_t ksym_resolver;
+	void *ksym_arg;
+	struct kallsyms *kallsyms;   /* the default resolver's table, loaded on first use */
 };
 
 /* ---- building (perf record) ---- */
@@ -114,13 +122,12 @@ int trace_formats__print_raw(const struct trace_formats *tf, const struct trace_
 			     const void *raw, size_t size, char *out, size_t outsz);
 
 /*
- * Kernel symbol lookup for %pS/%ps in print formats. The default reads
- * /proc/kallsyms once (function symbols), as perf 6.1 script resolves them
- * against the running kernel. A resolver returns the symbol containing
- * @addr and sets *offset, or NULL (the address is then printed in hex).
+ * Kernel symbol lookup for %pS/%ps in print formats. By default a parsed
+ * TRACING_DATA resolves against the running kernel's /proc/kallsyms, read on
+ * the first such lookup (perf 6.1 script does the same); the owner of tf may
+ * set another resolver (fn NULL: addresses print in hex). Formats printed
+ * without a trace_formats (trace_format__print_raw) print addresses in hex.
  */
-typedef const char *(*trace_ksym_resolver_t)(uint64_t addr, uint64_t *offset, void *arg);
-void trace_event__set_ksym_resolver(trace_ksym_resolver_t fn, void *arg);
-const char *trace_event__kallsyms_resolve(uint64_t addr, uint64_t *offset, void *arg);
+void trace_formats__set_ksym_resolver(struct trace_formats *tf, trace_ksym_resolver_t fn, void *arg);
 
 #endif

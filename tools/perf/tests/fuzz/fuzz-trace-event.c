@@ -19,12 +19,6 @@ static const char *no_ksym(uint64_t addr, uint64_t *offset, void *arg)
 	return addr & 0x100 ? "fuzz_sym" : NULL;
 }
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	trace_event__set_ksym_resolver(no_ksym, NULL);
-	return 0;
-}
-
 static void print_one(const struct trace_formats *tf, const struct trace_format *fmt,
 		      const void *raw, size_t rawsz)
 {
@@ -66,6 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (!tf)
 			return 0;
+		trace_formats__set_ksym_resolver(tf, no_ksym, NULL);
 		/* an exact-size heap copy: ASan sees any read past the record */
 		raw = malloc(rawsz ? rawsz : 1);
 		memcpy(raw, data + size - rawsz, rawsz);
