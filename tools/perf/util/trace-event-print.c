@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "debug.h"
+#include "strbuf.h"
 #include "trace-event.h"
 #include "trace-event-print.h"
 #include "util.h"
@@ -39,13 +40,13 @@ struct node {
 	unsigned int cast_size;  /* N_CAST: 0 = no truncation (pointer/unknown) */
 	bool cast_signed;
 	struct node **kids;
-	size_t nr_kids;
+	size_t nr_kids, kids_cap;
 };
 
 struct print_fmt {
 	char *format;
 	struct node **args;
-	size_t nr_args;
+	size_t nr_args, args_cap;
 };
 
 static void node_free(struct node *n)
@@ -70,8 +71,7 @@ static struct node *node_new(enum node_kind k)
 
 static void node_add(struct node *n, struct node *kid)
 {
-	n->kids = xrealloc(n->kids, (n->nr_kids + 1) * sizeof(kid));
-	n->kids[n->nr_kids++] = kid;
+	*ARRAY_PUSH(n->kids, n->nr_kids, n->kids_cap) = kid;
 }
 
 void print_fmt__delete(struct print_fmt *pf)
@@ -641,8 +641,7 @@ struct print_fmt *print_fmt__parse(const struct trace_format *fmt, const char *t
 
 		if (!a)
 			goto fail;
-		pf->args = xrealloc(pf->args, (pf->nr_args + 1) * sizeof(a));
-		pf->args[pf->nr_args++] = a;
+		*ARRAY_PUSH(pf->args, pf->nr_args, pf->args_cap) = a;
 	}
 	if (lx.tok != T_END)
 		goto fail;
@@ -679,7 +678,7 @@ struct ctx {
 	unsigned int long_size;
 	const struct print_env *env;
 	char **tmp;                 /* strings made during evaluation, freed after printing */
-	size_t nr_tmp;
+	size_t nr_tmp, tmp_cap;
 };
 
 /* snprintf into a growing-length output that is truncated at outsz */
@@ -708,8 +707,7 @@ static void __attribute__((format(printf, 2, 3))) sink_printf(struct sink *s, co
 
 static char *ctx_keep(struct ctx *c, char *s)
 {
-	c->tmp = xrealloc(c->tmp, (c->nr_tmp + 1) * sizeof(*c->tmp));
-	c->tmp[c->nr_tmp++] = s;
+	*ARRAY_PUSH(c->tmp, c->nr_tmp, c->tmp_cap) = s;
 	return s;
 }
 

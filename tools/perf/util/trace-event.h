@@ -40,7 +40,7 @@ struct trace_format {
 	char *system;
 	char *name;
 	struct trace_field *fields;
-	size_t nr_fields;
+	size_t nr_fields, fields_cap;
 	char *print_fmt;        /* raw text after "print fmt: ", NULL if absent */
 	struct print_fmt *pf;   /* parsed form; NULL if it could not be parsed */
 	char *text;             /* the whole format file */
@@ -53,7 +53,7 @@ struct trace_formats {
 	unsigned int page_size;
 	char *version;
 	struct trace_format **formats;
-	size_t nr_formats;
+	size_t nr_formats, formats_cap;
 	/* saved_cmdlines "pid comm" pairs, for a later `comm` lookup */
 	char *cmdlines;
 	size_t cmdlines_size;
