@@ -70,9 +70,7 @@ static int check_against_nm(const char *path, const char *nm_flags, int *checked
 		if (sscanf(line, "%llx %llx %c %n", &e.start, &e.size, &e.type, &pos) != 3 || !pos)
 			continue;
 		e.name = line + pos;
-		if (n == cap)
-			v = xrealloc(v, (cap = cap ? 2 * cap : 1024) * sizeof(*v));
-		v[n++] = e;
+		*ARRAY_PUSH(v, n, cap) = e;
 	}
 	qsort(v, n, sizeof(*v), nm_sym__cmp);
 
