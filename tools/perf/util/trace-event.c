@@ -651,10 +651,9 @@ const struct trace_format *trace_formats__find(const struct trace_formats *tf, u
 	return NULL;
 }
 
-const char *trace_formats__comm(const struct trace_formats *tf, int pid)
+const char *trace_formats__comm(const struct trace_formats *tf, int pid, char *comm, size_t size)
 {
-	static char comm[64];
-	const char *p = tf ? tf->cmdlines : NULL;
+	const char *p = tf && size ? tf->cmdlines : NULL;
 
 	while (p && *p) {
 		char *end;
@@ -663,7 +662,7 @@ const char *trace_formats__comm(const struct trace_formats *tf, int pid)
 		size_t len = nl ? (size_t)(nl - end) : strlen(end);
 
 		if (end != p && v == pid && *end == ' ') {
-			len = MIN(len - 1, sizeof(comm) - 1);
+			len = MIN(len - 1, size - 1);
 			memcpy(comm, end + 1, len);
 			comm[len] = 0;
 			return comm;

@@ -90,8 +90,8 @@ void trace_formats__delete(struct trace_formats *tf);
 /* The format whose ID matches attr.config, or NULL. */
 const struct trace_format *trace_formats__find(const struct trace_formats *tf, uint64_t id);
 
-/* The comm saved for @pid in saved_cmdlines, or NULL. */
-const char *trace_formats__comm(const struct trace_formats *tf, int pid);
+/* The comm saved for @pid in saved_cmdlines, copied into @comm (truncated to @size), or NULL. */
+const char *trace_formats__comm(const struct trace_formats *tf, int pid, char *comm, size_t size);
 
 /* Parses one tracefs format file. NULL (pr_err) when it is malformed. */
 struct trace_format *trace_format__parse(const char *text, size_t size, const char *system);

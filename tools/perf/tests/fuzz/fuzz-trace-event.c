@@ -57,6 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct trace_formats *tf = trace_formats__parse(data + 1, size - 1);
 		size_t rawsz = size - 1 < 256 ? size - 1 : 256;
 		unsigned char *raw;
+		char comm[16];
 
 		if (!tf)
 			return 0;
@@ -66,7 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(raw, data + size - rawsz, rawsz);
 		for (size_t i = 0; i < tf->nr_formats; i++)
 			print_one(tf, tf->formats[i], raw, rawsz);
-		sink += (uintptr_t)trace_formats__find(tf, 1) + (uintptr_t)trace_formats__comm(tf, 1);
+		sink += (uintptr_t)trace_formats__find(tf, 1) + (uintptr_t)trace_formats__comm(tf, 1, comm, sizeof(comm));
 		free(raw);
 		trace_formats__delete(tf);
 	} else {
