@@ -43,6 +43,16 @@ static void node_add(struct node *n, struct node *kid)
 	*ARRAY_PUSH(n->kids, n->nr_kids, n->kids_cap) = kid;
 }
 
+/* a node of kind k over two operands */
+static struct node *node_new2(enum node_kind k, struct node *a, struct node *b)
+{
+	struct node *n = node_new(k);
+
+	node_add(n, a);
+	node_add(n, b);
+	return n;
+}
+
 void print_fmt__delete(struct print_fmt *pf)
 {
 	if (!pf)
@@ -371,10 +381,7 @@ static struct node *parse_primary(struct lexer *lx)
 			node_free(b);
 			return NULL;
 		}
-		n = node_new(N_PAIR);
-		node_add(n, a);
-		node_add(n, b);
-		return n;
+		return node_new2(N_PAIR, a, b);
 	}
 	case T_IDENT: {
 		char *name = lx->text;
@@ -464,7 +471,7 @@ static struct node *parse_postfix(struct lexer *lx)
 	struct node *n = parse_primary(lx);
 
 	while (n && lx->tok == '[') {
-		struct node *idx, *ix;
+		struct node *idx;
 
 		next(lx);
 		idx = parse_expr(lx);
@@ -473,10 +480,7 @@ static struct node *parse_postfix(struct lexer *lx)
 			node_free(n);
 			return NULL;
 		}
-		ix = node_new(N_INDEX);
-		node_add(ix, n);
-		node_add(ix, idx);
-		n = ix;
+		n = node_new2(N_INDEX, n, idx);
 	}
 	return n;
 }
@@ -528,7 +532,7 @@ static struct node *parse_binary(struct lexer *lx, int min_prec)
 
 	while (lhs) {
 		int op = lx->tok, prec = precedence(op);
-		struct node *rhs, *n;
+		struct node *rhs;
 
 		if (!prec || prec < min_prec)
 			break;
@@ -538,11 +542,8 @@ static struct node *parse_binary(struct lexer *lx, int min_prec)
 			node_free(lhs);
 			return NULL;
 		}
-		n = node_new(N_BINARY);
-		n->op = op;
-		node_add(n, lhs);
-		node_add(n, rhs);
-		lhs = n;
+		lhs = node_new2(N_BINARY, lhs, rhs);
+		lhs->op = op;
 	}
 	return lhs;
 }
