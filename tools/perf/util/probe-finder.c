@@ -27,16 +27,12 @@
 #include "probe-finder.h"
 #include "symbol-elf.h"
 #include "util.h"
+#include "x86-regs.h"
 
 /* x86-64 DWARF register numbers to uprobe register names */
-static const char *const x86_regs[] = {
-	"ax", "dx", "cx", "bx", "si", "di", "bp", "sp",
-	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
-};
-
 static const char *reg_name(unsigned int n)
 {
-	return n < ARRAY_SIZE(x86_regs) ? x86_regs[n] : NULL;
+	return x86_reg__from_dwarf(n);
 }
 
 /* ---- probe point syntax ---- */
