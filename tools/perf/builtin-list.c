@@ -14,17 +14,11 @@
 
 #include "builtin.h"
 #include "util/debug.h"
+#include "util/parse-events.h"
 #include "util/parse-options.h"
+#include "util/sdt-cache.h"
 #include "util/tracefs.h"
 #include "util/util.h"
-
-/*
- * SDT events of the build-id cache. Whoever implements the probe cache
- * defines this (non-weak) to call @cb once per cached SDT note with its
- * provider and name; until then there is nothing to list.
- */
-int sdt_cache__for_each_event(int (*cb)(const char *provider, const char *name, void *arg), void *arg)
-	__attribute__((weak));
 
 struct list_filter {
 	/* no ':' in the glob: a substring pattern on the event name (perf 6.1) */
@@ -43,74 +37,47 @@ static void print_entry(const char *name, const char *kind)
 	printf("  %-50s [%s]\n", name, kind);
 }
 
-struct named_event {
-	const char *name;
-	const char *alias;
-	uint64_t config;
-};
-
-static void print_fixed(const struct named_event *ev, size_t n, const char *kind,
-			const struct list_filter *f, int type)
+static void print_one(const char *name, const char *alias, const char *kind,
+		      const struct list_filter *f)
 {
-	for (size_t i = 0; i < n; i++) {
-		char buf[128];
+	char buf[128];
 
-		if (!name_matches(f, ev[i].name) && !(ev[i].alias && name_matches(f, ev[i].alias)))
-			continue;
-		if (type >= 0) {
-			/* listed only when the kernel can count it, as perf does */
-			struct perf_event_attr attr = {
-				.type = type, .size = sizeof(attr), .config = ev[i].config,
-				.disabled = 1, .exclude_kernel = 1, .exclude_hv = 1,
-			};
-			int fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
-
-			if (fd < 0)
-				continue;
-			close(fd);
-		}
-		if (ev[i].alias)
-			snprintf(buf, sizeof(buf), "%s OR %s", ev[i].name, ev[i].alias);
-		else
-			snprintf(buf, sizeof(buf), "%s", ev[i].name);
-		print_entry(buf, kind);
-	}
+	if (!name_matches(f, name) && !(alias && name_matches(f, alias)))
+		return;
+	if (alias)
+		snprintf(buf, sizeof(buf), "%s OR %s", name, alias);
+	else
+		snprintf(buf, sizeof(buf), "%s", name);
+	print_entry(buf, kind);
 }
 
-static const struct named_event hw_events[] = {
-	{ "branch-instructions", "branches", PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	{ "branch-misses", NULL, PERF_COUNT_HW_BRANCH_MISSES },
-	{ "bus-cycles", NULL, PERF_COUNT_HW_BUS_CYCLES },
-	{ "cache-misses", NULL, PERF_COUNT_HW_CACHE_MISSES },
-	{ "cache-references", NULL, PERF_COUNT_HW_CACHE_REFERENCES },
-	{ "cpu-cycles", "cycles", PERF_COUNT_HW_CPU_CYCLES },
-	{ "instructions", NULL, PERF_COUNT_HW_INSTRUCTIONS },
-	{ "ref-cycles", NULL, PERF_COUNT_HW_REF_CPU_CYCLES },
-	{ "stalled-cycles-backend", "idle-cycles-backend", PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
-	{ "stalled-cycles-frontend", "idle-cycles-frontend", PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
-};
+/* listed only when the kernel can count it, as perf does */
+static bool can_count(uint32_t type, uint64_t config)
+{
+	struct perf_event_attr attr = {
+		.type = type, .size = sizeof(attr), .config = config,
+		.disabled = 1, .exclude_kernel = 1, .exclude_hv = 1,
+	};
+	int fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
 
-static const struct named_event sw_events[] = {
-	{ "alignment-faults", NULL, PERF_COUNT_SW_ALIGNMENT_FAULTS },
-	{ "bpf-output", NULL, PERF_COUNT_SW_BPF_OUTPUT },
-	{ "cgroup-switches", NULL, PERF_COUNT_SW_CGROUP_SWITCHES },
-	{ "context-switches", "cs", PERF_COUNT_SW_CONTEXT_SWITCHES },
-	{ "cpu-clock", NULL, PERF_COUNT_SW_CPU_CLOCK },
-	{ "cpu-migrations", "migrations", PERF_COUNT_SW_CPU_MIGRATIONS },
-	{ "dummy", NULL, PERF_COUNT_SW_DUMMY },
-	{ "emulation-faults", NULL, PERF_COUNT_SW_EMULATION_FAULTS },
-	{ "major-faults", NULL, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
-	{ "minor-faults", NULL, PERF_COUNT_SW_PAGE_FAULTS_MIN },
-	{ "page-faults", "faults", PERF_COUNT_SW_PAGE_FAULTS },
-	{ "task-clock", NULL, PERF_COUNT_SW_TASK_CLOCK },
-};
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+static void print_symbols(uint32_t type, const char *kind, const struct list_filter *f)
+{
+	size_t n;
+	const struct event_symbol *ev = event_symbols__table(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (ev[i].type == type && (type != PERF_TYPE_HARDWARE || can_count(type, ev[i].config)))
+			print_one(ev[i].list_name, ev[i].alias, kind, f);
+}
 
 /* perf's own "tool" events, listed with the software ones */
-static const struct named_event tool_events[] = {
-	{ "duration_time", NULL, 0 },
-	{ "user_time", NULL, 0 },
-	{ "system_time", NULL, 0 },
-};
+static const char *const tool_events[] = { "duration_time", "user_time", "system_time" };
 
 struct tp_list {
 	const struct list_filter *f;
@@ -171,13 +138,11 @@ static int collect_sdt(const char *provider, const char *name, void *arg)
 	return 0;
 }
 
-/* SDT events, "sdt_PROVIDER:NAME", from the build-id cache when that is built in */
+/* SDT events, "sdt_PROVIDER:NAME", from the build-id cache */
 static void print_sdt_events(const struct list_filter *f)
 {
 	struct tp_list l = { .f = f };
 
-	if (!sdt_cache__for_each_event)
-		return;
 	sdt_cache__for_each_event(collect_sdt, &l);
 	if (l.n)
 		qsort(l.names, l.n, sizeof(*l.names), cmp_str);
@@ -193,13 +158,14 @@ static void print_sdt_events(const struct list_filter *f)
 
 static void print_hw(const struct list_filter *f)
 {
-	print_fixed(hw_events, ARRAY_SIZE(hw_events), "Hardware event", f, PERF_TYPE_HARDWARE);
+	print_symbols(PERF_TYPE_HARDWARE, "Hardware event", f);
 }
 
 static void print_sw(const struct list_filter *f)
 {
-	print_fixed(sw_events, ARRAY_SIZE(sw_events), "Software event", f, -1);
-	print_fixed(tool_events, ARRAY_SIZE(tool_events), "Tool event", f, -1);
+	print_symbols(PERF_TYPE_SOFTWARE, "Software event", f);
+	for (size_t i = 0; i < ARRAY_SIZE(tool_events); i++)
+		print_one(tool_events[i], NULL, "Tool event", f);
 }
 
 static void print_all(void)

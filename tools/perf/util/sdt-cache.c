@@ -109,11 +109,7 @@ bool cached_event__matches(const struct cached_event *ce, const char *group, con
 	return true;
 }
 
-/*
- * perf list's hook (builtin-list.c): one call per cached SDT event. A name
- * cached for several binaries or builds comes as "NAME@PATH(BUILDID12)" for
- * each of them, as perf 6.1 lists them.
- */
+/* perf list's SDT section (see sdt-cache.h) */
 int sdt_cache__for_each_event(int (*cb)(const char *provider, const char *name, void *arg), void *arg)
 {
 	char *root = bidcache__root(NULL);

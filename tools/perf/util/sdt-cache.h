@@ -48,4 +48,11 @@ void cached_event__split(const char *spec, char **group, char **event, char **at
 bool cached_event__matches(const struct cached_event *ce, const char *group, const char *event,
 			   const char *at);
 
+/*
+ * One call per cached SDT event (perf list). A name cached for several
+ * binaries or builds comes as "NAME@PATH(BUILDID12)" for each of them, as
+ * perf 6.1 lists them. Returns what the last call of @cb returned.
+ */
+int sdt_cache__for_each_event(int (*cb)(const char *provider, const char *name, void *arg), void *arg);
+
 #endif
