@@ -22,20 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct probe_point {
-	char *function;          /* NULL for FILE:LINE */
-	char *file;              /* FUNC@FILE or FILE:LINE */
-	int line;                /* FILE:LINE, else 0 */
-	int rel_line;            /* FUNC:RELLINE (-1 = none) */
-	uint64_t offset;         /* FUNC+OFF */
-	bool has_offset;
-	bool retprobe;
-	char *lazy;              /* FUNC;PATTERN */
-};
-
-/* Parses a point; -1 with a message. */
-int probe_point__parse(const char *spec, struct probe_point *pp);
-void probe_point__exit(struct probe_point *pp);
+#include "probe-event.h"
 
 /* One probe address with its fetchargs. */
 struct probe_site {

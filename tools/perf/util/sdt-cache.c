@@ -143,3 +143,52 @@ int sdt_cache__for_each_event(int (*cb)(const char *provider, const char *name, 
 	free(root);
 	return ret;
 }
+
+int sdt_cache__add_binary(const char *root, const char *binary, char *abs, char *bid)
+{
+	if (!realpath(binary, abs) || bidcache__file_build_id(abs, bid) < 0)
+		return -1;
+	if (!bidcache__has(root, abs, bid) && bidcache__add(root, abs, bid) < 0)
+		return -1;
+	return 0;
+}
+
+int sdt_cache__add_named(const char *root, const char *binary, const char *spec, char **lines,
+			 size_t nr)
+{
+	char abs[PATH_MAX], bid[41], *file;
+	struct probe_cache pc;
+	int ret = -1;
+
+	if (sdt_cache__add_binary(root, binary, abs, bid) < 0)
+		return -1;
+	file = bidcache__probes_path(root, abs, bid);
+	if (probe_cache__load(file, &pc) == 0) {
+		probe_cache__add_named(&pc, spec, lines, nr);
+		ret = probe_cache__write(&pc, file);
+		probe_cache__exit(&pc);
+	}
+	free(file);
+	return ret;
+}
+
+int sdt_cache__remove(const char *root, const char *only_path, const char *group, const char *event)
+{
+	struct cached_events ce;
+	int n = 0;
+
+	if (cached_events__load(root, only_path, &ce) < 0)
+		return 0;
+	for (size_t b = 0; b < ce.nr_bins && n >= 0; b++) {
+		size_t k = probe_cache__remove(&ce.bins[b].pc, group, event);
+		char *file;
+
+		if (!k)
+			continue;
+		file = bidcache__probes_path(root, ce.bins[b].path, ce.bins[b].bid);
+		n = probe_cache__write(&ce.bins[b].pc, file) < 0 ? -1 : n + (int)k;
+		free(file);
+	}
+	cached_events__exit(&ce);
+	return n;
+}
