@@ -6,9 +6,8 @@
  * Probe points and arguments resolved from DWARF (libdw) into uprobe
  * places and fetchargs (shared/specs/uprobes-tracefs.md).
  *
- * Points: FUNC, FUNC+OFF, FUNC:RELLINE, FUNC@FILE (with any of the former),
- * FILE:LINE, FUNC%return, FUNC;PATTERN (lazy: lines whose source contains
- * PATTERN, a glob). An inlined FUNC is probed at every inline site.
+ * Points (struct probe_point, probe-event.h): an inlined FUNC is probed at
+ * every inline site.
  *
  * A line probe gets one address per execution of the statement: the first
  * is_stmt row of each run of rows of that line, per function instance.
