@@ -684,6 +684,25 @@ static bool arg_name_ok(const char *n)
 	return true;
 }
 
+/*
+ * The field name perf 6.1 gives an unnamed argument: a variable's name with
+ * "_TYPE" when cast ("a:x32" -> a_x32), or the last member of a member or
+ * element access without it ("r->name:string" -> name). Scripts read fields
+ * by these names. NULL lets the kernel name it (argN).
+ */
+static char *default_arg_name(const char *expr, const char *cast, struct arg_out *o)
+{
+	if (!arg_name_ok(o->name))
+		return NULL;
+	if (cast && !strpbrk(expr, "-.[")) {
+		char *n = xasprintf("%s_%s", o->name, cast);
+
+		free(o->name);
+		o->name = n;
+	}
+	return o->name;
+}
+
 /* all params ($params) or all variables ($vars) of the site that can be fetched */
 static char *var_why(struct site_ctx *sc, Dwarf_Die *d);
 
@@ -784,7 +803,7 @@ static int build_args(struct site_ctx *sc, char *const *args, size_t nargs, char
 		} else if (resolve_expr(sc, expr, cast, &o) < 0) {
 			r = -1;
 		} else {
-			append(out, name ? name : arg_name_ok(o.name) ? o.name : NULL, o.fetch, o.type);
+			append(out, name ? name : default_arg_name(expr, cast, &o), o.fetch, o.type);
 		}
 		free(o.fetch);
 		free(o.type);
