@@ -106,6 +106,24 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/*
+ * "sdt_P:N@PATH(BUILDID)": by name, then, as perf 6.1 lists the copies of
+ * one name, by build-id.
+ */
+static int cmp_sdt(const void *a, const void *b)
+{
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+	size_t nx = strcspn(x, "@"), ny = strcspn(y, "@");
+	const char *bx = strrchr(x, '('), *by = strrchr(y, '(');
+	int r = strncmp(x, y, nx < ny ? nx : ny);
+
+	if (r || nx != ny)
+		return r ? r : (nx < ny ? -1 : 1);
+	if (bx && by && (r = strcmp(bx, by)))
+		return r;
+	return strcmp(x, y);
+}
+
 static void print_tracepoints(const struct list_filter *f)
 {
 	struct tp_list l = { .f = f };
@@ -145,7 +163,7 @@ static void print_sdt_events(const struct list_filter *f)
 
 	sdt_cache__for_each_event(collect_sdt, &l);
 	if (l.n)
-		qsort(l.names, l.n, sizeof(*l.names), cmp_str);
+		qsort(l.names, l.n, sizeof(*l.names), cmp_sdt);
 	for (size_t i = 0; i < l.n; i++) {
 		/* the same note cached for two binaries is one event name */
 		if (!i || strcmp(l.names[i], l.names[i - 1]))

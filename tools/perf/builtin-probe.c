@@ -4,7 +4,10 @@
  * SYMBOL[+OFF] / SYMBOL%return probes from the symbol table, delete by
  * glob, list, and the probe cache (--cache).
  */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,12 +54,13 @@ static void print_added(const struct probe_plan *p)
 
 	if (!n)
 		return;
-	printf("Added new event%s:\n", n > 1 ? "s" : "");
+	/* on stderr, as perf 6.1 prints it */
+	fprintf(stderr, "Added new event%s:\n", n > 1 ? "s" : "");
 	for (size_t i = 0; i < n; i++)
-		printf("  %-20s (on %s in %s%s%s)\n", a[i].name, a[i].on, a[i].path,
-		       a[i].with ? " with " : "", a[i].with ? a[i].with : "");
-	printf("\nYou can now use it in all perf tools, such as:\n\n\tperf record -e %s -aR sleep 1\n\n",
-	       a[n - 1].name);
+		fprintf(stderr, "  %-20s (on %s in %s%s%s)\n", a[i].name, a[i].on, a[i].path,
+			a[i].with ? " with " : "", a[i].with ? a[i].with : "");
+	fprintf(stderr, "\nYou can now use it in all perf tools, such as:\n\n\tperf record -e %s -aR sleep 1\n\n",
+		a[n - 1].name);
 }
 
 static int do_add(struct probe_opts *o)
@@ -66,14 +70,26 @@ static int do_add(struct probe_opts *o)
 	char *root = bidcache__root(NULL);
 	int ret = 0;
 
+	for (size_t i = 0; i < o->nr_adds; i++)
+		if (probe_def__check(&dopts, o->adds[i]) < 0) {
+			free(root);
+			return -EINVAL;
+		}
+	/* perf 6.1 caches the target (and its SDT notes) on every add, dry runs too */
+	if (o->target) {
+		char abs[PATH_MAX], bid[41];
+
+		if (sdt_cache__add_binary(root, o->target, abs, bid) < 0)
+			pr_debug("%s: not added to the build-id cache\n", o->target);
+	}
+
 	for (size_t i = 0; i < o->nr_adds && !ret; i++) {
 		char *spec = NULL;
 		size_t before = plan.nr_lines;
 
-		if (probe_plan__add_def(&plan, &dopts, o->adds[i], &spec) < 0)
-			ret = -1;
-		else if (o->cache && spec && sdt_cache__add_named(root, o->target, spec, plan.lines + before,
-								  plan.nr_lines - before) < 0)
+		ret = probe_plan__add_def(&plan, &dopts, o->adds[i], &spec);
+		if (!ret && o->cache && spec &&
+		    sdt_cache__add_named(root, o->target, spec, plan.lines + before, plan.nr_lines - before) < 0)
 			ret = -1;
 		free(spec);
 	}
@@ -103,7 +119,7 @@ static int do_add(struct probe_opts *o)
 static void del_report(const char *group, const char *event, int r, void *arg)
 {
 	if (r == 0)
-		printf("Removed event: %s:%s\n", group, event);
+		fprintf(stderr, "Removed event: %s:%s\n", group, event);   /* perf 6.1: stderr */
 }
 
 static void split_glob(const char *s, char **g, char **e)
@@ -136,9 +152,12 @@ static int do_del(struct probe_opts *o)
 		} else {
 			n = probe_events__del_glob(g, e, del_report, NULL);
 		}
-		if (n == 0) {
+		if (n == 0 && o->cache) {
+			/* perf 6.1 exits 0 then, silently */
+			pr_warning("\"%s\" does not hit any cached event.\n", o->dels[i]);
+		} else if (n == 0) {
 			pr_err("\"%s\" does not hit any event.\n", o->dels[i]);
-			ret = -1;
+			ret = -ENOENT;
 		} else if (n < 0) {
 			ret = -1;
 		}
@@ -216,7 +235,7 @@ static int do_lines(struct probe_opts *o)
 		return -1;
 	}
 	if (probe_finder__lines(o->target, o->line_range, &pl) < 0)
-		return -1;
+		return -ENOENT;
 	if (pl.func)
 		printf("<%s@%s:%d>\n", pl.func, pl.file, pl.start - pl.base);
 	else
@@ -256,11 +275,11 @@ static int do_vars(struct probe_opts *o)
 		return -1;
 	}
 	if (probe_point__parse(o->vars_at, &pp) < 0)
-		return -1;
+		return -EINVAL;
 	if (probe_finder__vars(o->target, &pp, o->externs, &pv) < 0) {
 		probe_point__exit(&pp);
 		pr_err("  Error: Failed to show vars.\n");
-		return -1;
+		return -ENOENT;
 	}
 	printf("Available variables at %s\n", o->vars_at);
 	for (size_t i = 0; i < pv.nr; i++) {
@@ -315,6 +334,11 @@ int cmd_probe(int argc, const char **argv)
 	int ret = 0;
 
 	argc = parse_options(argc, argv, options, usage, 0);
+	if (o.target && access(o.target, F_OK)) {
+		/* perf 6.1 checks -x while parsing options: a usage error */
+		pr_err("Failed to get the absolute path of %s: %m\n", o.target);
+		usage_with_options(usage, options);
+	}
 	if (argc) {
 		/* the remaining words form one definition, like perf */
 		size_t len = 0;
@@ -345,5 +369,6 @@ int cmd_probe(int argc, const char **argv)
 		usage_with_options(usage, options);
 	sdt_strv__free(o.adds, o.nr_adds);
 	sdt_strv__free(o.dels, o.nr_dels);
-	return ret ? 1 : 0;
+	/* a negative errno, as perf 6.1 exits (-ENOENT: 254, -EINVAL: 234) */
+	return ret;
 }

@@ -16,6 +16,7 @@
 
 #include "debug.h"
 #include "probe-cache.h"
+#include "probe-event.h"
 #include "sdt.h"
 #include "util.h"
 #include "x86-regs.h"
@@ -71,6 +72,20 @@ static void entry_add_tev(struct probe_cache_entry *e, const char *line)
 {
 	e->tevs = xrealloc(e->tevs, (e->nr_tevs + 1) * sizeof(*e->tevs));
 	e->tevs[e->nr_tevs++] = xstrdup(line);
+	/*
+	 * perf 6.1 writes an unnamed probe's header as "POINT ARGS" (no
+	 * "G:E="): its names are those of its uprobe line then.
+	 */
+	if (e->nr_tevs == 1 && !e->sdt && !strchr(e->spec, '=')) {
+		char *g, *ev;
+
+		if (probe_line__names(line, &g, &ev) == 0) {
+			free(e->group);
+			free(e->event);
+			e->group = g;
+			e->event = ev;
+		}
+	}
 }
 
 int probe_cache__parse(const char *text, const char *what, struct probe_cache *pc)
@@ -472,6 +487,13 @@ void probe_cache__add_named(struct probe_cache *pc, const char *spec, char **tev
 	struct probe_cache_entry tmp = { .spec = xstrdup(spec) }, *e;
 
 	entry_set_names(&tmp);
+	if (nr && !strchr(spec, '=')) {
+		free(tmp.group);
+		free(tmp.event);
+		tmp.group = tmp.event = NULL;
+		if (probe_line__names(tevs[0], &tmp.group, &tmp.event) < 0)
+			entry_set_names(&tmp);
+	}
 	for (size_t i = 0; i < pc->nr; i++) {
 		e = &pc->v[i];
 		if (!e->sdt && !strcmp(e->event, tmp.event) &&

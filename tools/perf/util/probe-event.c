@@ -559,13 +559,14 @@ static int plan_point(struct probe_plan *p, const struct probe_def_opts *o, cons
 
 	if (!e) {
 		free(g);
-		return -1;
+		return -EEXIST;
 	}
 	for (size_t i = 0; i < nr; i++)
 		plan_line(p, probe_line__format(retprobe, g, e, d->abs, offs[i], fetch ? fetch[i] : d->args));
 	plan_added(p, xasprintf("%s:%s", g, e), xstrdup(d->point), d->abs, d->args);
-	*spec = xasprintf("%s:%s=%s%s%s", g, d->name ? d->name : event, d->point, d->args ? " " : "",
-			  d->args ? d->args : "");
+	/* perf 6.1's header: "G:E=" only when the user named the event */
+	*spec = xasprintf("%s%s%s%s%s%s%s", d->name ? g : "", d->name ? ":" : "", d->name ? d->name : "",
+			  d->name ? "=" : "", d->point, d->args ? " " : "", d->args ? d->args : "");
 	free(g);
 	free(e);
 	return 0;
@@ -589,10 +590,10 @@ static int plan_dwarf(struct probe_plan *p, const struct probe_def_opts *o, cons
 	for (const char *c = d->args; c && *c; c++)
 		if ((unsigned char)*c < ' ' && *c != '\t') {
 			pr_err("Invalid probe definition '%s': control characters in the arguments\n", d->args);
-			return -1;
+			return -EINVAL;
 		}
 	if (probe_point__parse(d->point, &pp) < 0)
-		return -1;
+		return -EINVAL;
 	argc = split_args(d->args, &argv);
 	need_dwarf = pp.file || pp.rel_line >= 0 || pp.lazy;
 	for (size_t i = 0; i < argc; i++)
@@ -604,7 +605,8 @@ static int plan_dwarf(struct probe_plan *p, const struct probe_def_opts *o, cons
 		goto out;
 	}
 	free(dbg);
-	if (probe_finder__find(d->abs, &pp, argv, argc, &sites) < 0) {
+	ret = probe_finder__find(d->abs, &pp, argv, argc, &sites);
+	if (ret < 0) {
 		if (!need_dwarf) {
 			/* not in the DWARF (assembler, no CU): the symbol table may know it */
 			pr_debug("%s: trying the symbol table\n", d->point);
@@ -641,7 +643,7 @@ static int plan_symbol(struct probe_plan *p, const struct probe_def_opts *o, con
 	char *sym = xstrdup(d->point), *plus, *ret_s, *evname;
 	bool is_ret = false;
 	uint64_t add = 0, off;
-	int ret = -1;
+	int ret = -EINVAL;
 
 	ret_s = strstr(sym, "%return");
 	if (ret_s) {
@@ -663,6 +665,7 @@ static int plan_symbol(struct probe_plan *p, const struct probe_def_opts *o, con
 			goto out;
 		}
 	}
+	ret = -ENOENT;
 	if (symsrc__symbol_offset(d->abs, sym, add, &off) < 0)
 		goto out;
 	evname = xasprintf("%.*s%s", (int)strcspn(sym, ".@"), sym, is_ret ? "__return" : "");
@@ -707,7 +710,7 @@ static int plan_cached(struct probe_plan *p, const struct probe_def_opts *o, con
 		free(e);
 	}
 	sdt_sites__exit(&sites);
-	return n > 0 ? 0 : -1;
+	return n > 0 ? 0 : -ENOENT;
 }
 
 /* splits "[[GROUP:]NAME=]POINT [ARGS...]" in place (@copy); 0 or -1 */
@@ -738,9 +741,32 @@ static int split_def(char *copy, struct probe_def *d)
 	if ((d->group && !sdt__valid_event_name(d->group)) || !sdt__valid_event_name(d->name)) {
 		pr_err("Invalid event name '%s%s%s': tracefs accepts only [A-Za-z_][A-Za-z0-9_]*\n",
 		       d->group ? d->group : "", d->group ? ":" : "", d->name);
-		return -1;
+		return -EINVAL;
 	}
 	return 0;
+}
+
+/* a cached-event point ("%[sdt_]P:N", or P:N without a target) */
+static bool cached_point(const struct probe_def *d, const char *copy, const struct probe_def_opts *o)
+{
+	return d->point[0] == '%' || (strchr(d->point, ':') && !o->target) ||
+	       (d->point == copy && !strncmp(d->point, "sdt_", 4) && strchr(d->point, ':'));
+}
+
+int probe_def__check(const struct probe_def_opts *o, const char *def)
+{
+	char *copy = xstrdup(def);
+	struct probe_def d;
+	struct probe_point pp;
+	int ret = split_def(copy, &d);
+
+	if (!ret && !cached_point(&d, copy, o)) {
+		if (probe_point__parse(d.point, &pp) < 0)
+			ret = -EINVAL;
+		probe_point__exit(&pp);
+	}
+	free(copy);
+	return ret;
 }
 
 int probe_plan__add_def(struct probe_plan *p, const struct probe_def_opts *o, const char *def,
@@ -748,23 +774,25 @@ int probe_plan__add_def(struct probe_plan *p, const struct probe_def_opts *o, co
 {
 	char *copy = xstrdup(def), abs[PATH_MAX];
 	struct probe_def d;
-	int ret = -1;
+	int ret;
 
 	*spec = NULL;
-	if (split_def(copy, &d) < 0)
+	ret = split_def(copy, &d);
+	if (ret < 0)
 		goto out;
-	if (d.point[0] == '%' || (strchr(d.point, ':') && !o->target) ||
-	    (d.point == copy && !strncmp(d.point, "sdt_", 4) && strchr(d.point, ':'))) {
+	if (cached_point(&d, copy, o)) {
 		ret = plan_cached(p, o, &d);
 		goto out;
 	}
 	if (!o->target) {
 		pr_err("Error: %s: a symbol probe needs -x BINARY (kernel probes are not supported)\n",
 		       d.point);
+		ret = -EINVAL;
 		goto out;
 	}
 	if (!realpath(o->target, abs)) {
 		pr_err("%s: %m\n", o->target);
+		ret = -ENOENT;
 		goto out;
 	}
 	d.abs = abs;

@@ -117,11 +117,17 @@ struct probe_plan {
 
 /*
  * Appends the lines and report entries of @def to @p. *spec gets the
- * header of its '#' probe-cache entry ("G:E=POINT ARGS"; NULL for cached
- * events, which are in the cache already). 0, or -1 after a message.
+ * header of its '#' probe-cache entry as perf 6.1 writes it ("G:E=POINT
+ * ARGS" when named, else "POINT ARGS"; NULL for cached events, which are
+ * in the cache already). 0, or after a message a
+ * negative errno as perf 6.1 exits with it: -ENOENT (no such function,
+ * variable, symbol or cached event), -EINVAL (bad syntax or type), -EEXIST.
  */
 int probe_plan__add_def(struct probe_plan *p, const struct probe_def_opts *o, const char *def,
 			char **spec);
 void probe_plan__exit(struct probe_plan *p);
+
+/* The syntax of @def only (names, point): 0 or -EINVAL after a message. */
+int probe_def__check(const struct probe_def_opts *o, const char *def);
 
 #endif

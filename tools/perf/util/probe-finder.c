@@ -426,12 +426,12 @@ static int resolve_expr(struct site_ctx *sc, const char *expr, const char *cast,
 	bool has_type;
 	char *why = NULL, *f = NULL;
 	const char *last = NULL;
-	int size = 8;
+	int size = 8, err = -EINVAL;   /* perf 6.1: -ENOENT for what is missing, else -EINVAL */
 	const char *st;
 
 	if (nl == 0 || nl >= sizeof(name)) {
 		pr_err("Error: '%s' is not a variable expression\n", expr);
-		return -1;
+		return -EINVAL;
 	}
 	memcpy(name, p, nl);
 	name[nl] = '\0';
@@ -439,11 +439,11 @@ static int resolve_expr(struct site_ctx *sc, const char *expr, const char *cast,
 	if (sc->retprobe) {
 		pr_err("Error: '%s' at a return probe: only $retval is known when a function returns\n",
 		       expr);
-		return -1;
+		return -EINVAL;
 	}
 	if (!find_var(sc->scopes, sc->nscopes, sc->fn_idx, name, &var)) {
 		pr_err("Error: no variable '%s' at %s\n", name, sc->where);
-		return -1;
+		return -ENOENT;
 	}
 	if (!dwarf_hasattr(&var, DW_AT_location) && !dwarf_hasattr(&var, DW_AT_const_value) &&
 	    dwarf_hasattr(&var, DW_AT_declaration))
@@ -452,11 +452,11 @@ static int resolve_expr(struct site_ctx *sc, const char *expr, const char *cast,
 	if (dwarf_loc__of_var(&ec, &var, &l) < 0) {
 		pr_err("Error: variable '%s' at %s is %s\n", name, sc->where, ec.why);
 		free(ec.why);
-		return -1;
+		return -EINVAL;
 	}
 	if (l.kind == DWARF_LOC_NONE) {
 		pr_err("Error: variable '%s' is optimised out at %s\n", name, sc->where);
-		return -1;
+		return -ENOENT;
 	}
 	has_type = dwarf_type__of(&var, &type);
 	last = name;
@@ -645,6 +645,7 @@ static int resolve_expr(struct site_ctx *sc, const char *expr, const char *cast,
 		break;
 	default:
 		pr_err("Error: '%s' is optimised out at %s\n", expr, sc->where);
+		err = -ENOENT;
 		goto fail;
 	}
 	o->type = xstrdup(st);
@@ -655,7 +656,7 @@ fail_why:
 	free(why);
 fail:
 	dwarf_loc__exit(&l);
-	return -1;
+	return err;
 }
 
 static bool raw_fetcharg(const char *e)
@@ -762,7 +763,7 @@ static int build_args(struct site_ctx *sc, char *const *args, size_t nargs, char
 			expr = eq + 1;
 			if (!arg_name_ok(name)) {
 				pr_err("Error: bad argument name '%s'\n", name);
-				r = -1;
+				r = -EINVAL;
 			}
 		}
 		cast = NULL;
@@ -773,7 +774,7 @@ static int build_args(struct site_ctx *sc, char *const *args, size_t nargs, char
 				*cast++ = '\0';
 				if (!valid_cast(cast)) {
 					pr_err("Error: unknown type '%s' in '%s'\n", cast, args[i]);
-					r = -1;
+					r = -EINVAL;
 				}
 			}
 		}
@@ -781,14 +782,14 @@ static int build_args(struct site_ctx *sc, char *const *args, size_t nargs, char
 		} else if (!strcmp(expr, "$params") || !strcmp(expr, "$vars")) {
 			if (sc->retprobe) {
 				pr_err("Error: %s at a return probe: only $retval is known\n", expr);
-				r = -1;
+				r = -EINVAL;
 			} else {
 				each_var(sc, expr[1] == 'p', expr, out);
 			}
 		} else if (!strcmp(expr, "$retval")) {
 			if (!sc->retprobe) {
 				pr_err("Error: $retval needs a return probe (FUNC%%return)\n");
-				r = -1;
+				r = -EINVAL;
 			} else {
 				Dwarf_Die rt;
 				int size;
@@ -800,11 +801,11 @@ static int build_args(struct site_ctx *sc, char *const *args, size_t nargs, char
 			}
 		} else if (raw_fetcharg(expr)) {
 			append(out, name, expr, cast);
-		} else if (resolve_expr(sc, expr, cast, &o) < 0) {
-			r = -1;
 		} else {
-			append(out, name ? name : default_arg_name(expr, cast, &o), o.fetch, o.type);
+			r = resolve_expr(sc, expr, cast, &o);
 		}
+		if (!r && o.fetch)
+			append(out, name ? name : default_arg_name(expr, cast, &o), o.fetch, o.type);
 		free(o.fetch);
 		free(o.type);
 		free(o.name);
@@ -812,7 +813,7 @@ static int build_args(struct site_ctx *sc, char *const *args, size_t nargs, char
 		if (r) {
 			free(*out);
 			*out = NULL;
-			return -1;
+			return r;
 		}
 	}
 	return 0;
@@ -969,11 +970,11 @@ int probe_finder__find(const char *binary, const struct probe_point *pp,
 	struct instances ins;
 	struct cand *cands = NULL;
 	size_t nc = 0;
-	int ret = -1;
+	int ret = -ENOENT;   /* what is asked for is not there, as perf 6.1 says */
 
 	memset(out, 0, sizeof(*out));
 	if (session__open(&s, binary) < 0)
-		return -1;
+		return -ENOENT;
 	find_instances(&s, pp->function, pp->function ? pp->file : NULL, &ins);
 	if (pp->function && !ins.nr) {
 		pr_err("Error: function '%s'%s%s not found in the DWARF of %s\n", pp->function,
@@ -1103,11 +1104,13 @@ int probe_finder__find(const char *binary, const struct probe_point *pp,
 		sc.frame_fn = frame_idx >= 0 ? &sc.scopes[frame_idx] : NULL;
 		if (!sc.frame_fn && out_of_line(&in->cu, site.addr, &frame_die))
 			sc.frame_fn = &frame_die;
-		if (build_args(&sc, args, nargs, &site.args) < 0) {
+		ret = build_args(&sc, args, nargs, &site.args);
+		if (ret < 0) {
 			free(sc.scopes);
 			free(site.func);
 			goto out;
 		}
+		ret = -ENOENT;
 		free(sc.scopes);
 		out->v = xrealloc(out->v, (out->nr + 1) * sizeof(*out->v));
 		out->v[out->nr++] = site;
