@@ -32,9 +32,15 @@ static bool name_matches(const struct list_filter *f, const char *name)
 	return !f || (f->name_glob && !fnmatch(f->name_glob, name, 0));
 }
 
+/* --raw-dump: names only, each followed by a space (what perf's bash completion reads) */
+static bool raw_dump;
+
 static void print_entry(const char *name, const char *kind)
 {
-	printf("  %-50s [%s]\n", name, kind);
+	if (raw_dump)
+		printf("%s ", name);
+	else
+		printf("  %-50s [%s]\n", name, kind);
 }
 
 static void print_one(const char *name, const char *alias, const char *kind,
@@ -44,7 +50,7 @@ static void print_one(const char *name, const char *alias, const char *kind,
 
 	if (!name_matches(f, name) && !(alias && name_matches(f, alias)))
 		return;
-	if (alias)
+	if (alias && !raw_dump)
 		snprintf(buf, sizeof(buf), "%s OR %s", name, alias);
 	else
 		snprintf(buf, sizeof(buf), "%s", name);
@@ -165,9 +171,14 @@ static void print_sdt_events(const struct list_filter *f)
 	if (l.n)
 		qsort(l.names, l.n, sizeof(*l.names), cmp_sdt);
 	for (size_t i = 0; i < l.n; i++) {
-		/* the same note cached for two binaries is one event name */
-		if (!i || strcmp(l.names[i], l.names[i - 1]))
+		if (raw_dump) {
+			/* perf 6.1 dumps every copy, without its @PATH(BUILDID) */
+			l.names[i][strcspn(l.names[i], "@")] = '\0';
 			print_entry(l.names[i], "SDT event");
+		} else if (!i || strcmp(l.names[i], l.names[i - 1])) {
+			/* the same note cached for two binaries is one event name */
+			print_entry(l.names[i], "SDT event");
+		}
 	}
 	for (size_t i = 0; i < l.n; i++)
 		free(l.names[i]);
@@ -190,9 +201,11 @@ static void print_all(void)
 {
 	print_hw(NULL);
 	print_sw(NULL);
-	print_entry("rNNN", "Raw hardware event descriptor");
-	print_entry("cpu/t1=v1[,t2=v2,t3 ...]/modifier", "Raw hardware event descriptor");
-	print_entry("mem:<addr>[/len][:access]", "Hardware breakpoint");
+	if (!raw_dump) {
+		print_entry("rNNN", "Raw hardware event descriptor");
+		print_entry("cpu/t1=v1[,t2=v2,t3 ...]/modifier", "Raw hardware event descriptor");
+		print_entry("mem:<addr>[/len][:access]", "Hardware breakpoint");
+	}
 	print_tracepoints(NULL);
 	print_sdt_events(NULL);
 }
@@ -225,7 +238,11 @@ int cmd_list(int argc, const char **argv)
 		"perf list [<options>] [hw|sw|tracepoint|sdt|event_glob]",
 		NULL,
 	};
+	bool long_desc = false;
 	const struct option options[] = {
+		OPT_BOOLEAN(0, "raw-dump", &raw_dump, "dump raw events (names only)"),
+		OPT_BOOLEAN(0, "long-desc", &long_desc,
+			    "print longer event descriptions (the same here: no event has a long one)"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
 		OPT_END(),
 	};

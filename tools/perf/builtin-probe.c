@@ -25,7 +25,8 @@
 struct probe_opts {
 	const char *target;
 	const char *line_range, *vars_at;
-	bool cache, dry_run, force, list, externs;
+	const char *filter;
+	bool cache, dry_run, force, list, externs, funcs;
 	char **adds, **dels;
 	size_t nr_adds, nr_dels;
 };
@@ -264,6 +265,24 @@ static int do_lines(struct probe_opts *o)
 	return 0;
 }
 
+/* -F: the functions a probe can be put on */
+static int do_funcs(struct probe_opts *o)
+{
+	char **names;
+	int n;
+
+	if (!o->target) {
+		pr_err("Error: -F needs -x BINARY (kernel functions are not supported)\n");
+		return -EINVAL;
+	}
+	n = probe_funcs__list(o->target, o->filter, &names);
+	for (int i = 0; i < n; i++)
+		printf("%s\n", names[i]);
+	if (n > 0)
+		sdt_strv__free(names, (size_t)n);
+	return n < 0 ? n : 0;
+}
+
 /* -V: the variables at each site of a point, as "type\tname" like perf */
 static int do_vars(struct probe_opts *o)
 {
@@ -323,6 +342,9 @@ int cmd_probe(int argc, const char **argv)
 		OPT_STRING('V', "vars", &o.vars_at, "FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT",
 			   "show the variables available at a probe point (needs debuginfo)"),
 		OPT_BOOLEAN(0, "externs", &o.externs, "show external (global) variables too (with -V)"),
+		OPT_BOOLEAN('F', "funcs", &o.funcs, "show the functions of -x BINARY a probe can be put on"),
+		OPT_STRING(0, "filter", &o.filter, "[!]FILTER",
+			   "only the names -F shows that match (globs, & | !; default \"" PROBE_FUNCS_FILTER "\")"),
 		OPT_STRING('x', "exec", &o.target, "executable|path", "target executable name or path"),
 		OPT_BOOLEAN(0, "cache", &o.cache, "manipulate probe cache"),
 		OPT_BOOLEAN('n', "dry-run", &o.dry_run, "dry run"),
@@ -355,7 +377,9 @@ int cmd_probe(int argc, const char **argv)
 		o.adds = xrealloc(o.adds, (o.nr_adds + 1) * sizeof(char *));
 		o.adds[o.nr_adds++] = def;
 	}
-	if (o.line_range)
+	if (o.funcs)
+		ret = do_funcs(&o);
+	else if (o.line_range)
 		ret = do_lines(&o);
 	else if (o.vars_at)
 		ret = do_vars(&o);

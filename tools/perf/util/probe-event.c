@@ -803,3 +803,97 @@ out:
 	free(copy);
 	return ret;
 }
+
+/* ---- -F: the functions of a binary ---- */
+
+/* one '&'-term: "[!]GLOB" */
+static bool filter_factor(const char *f, size_t n, const char *name)
+{
+	bool neg = false;
+	char *glob;
+	bool m;
+
+	while (n && (*f == ' ' || f[n - 1] == ' ')) {
+		if (*f == ' ')
+			f++, n--;
+		else
+			n--;
+	}
+	if (n && *f == '!') {
+		neg = true;
+		f++, n--;
+	}
+	glob = xasprintf("%.*s", (int)n, f);
+	m = !fnmatch(glob, name, 0);
+	free(glob);
+	return m != neg;
+}
+
+bool probe_filter__match(const char *filter, const char *name)
+{
+	const char *p = filter;
+
+	/* '|' binds looser than '&', as in perf's strfilter */
+	while (*p) {
+		size_t alt = strcspn(p, "|");
+		const char *q = p, *end = p + alt;
+		bool all = true;
+
+		while (q < end && all) {
+			size_t n = strcspn(q, "&|");
+
+			if (q + n > end)
+				n = (size_t)(end - q);
+			all = filter_factor(q, n, name);
+			q += n + (q + n < end);
+		}
+		if (all)
+			return true;
+		p = *end ? end + 1 : end;
+	}
+	return false;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int probe_funcs__list(const char *path, const char *filter, char ***names)
+{
+	struct symsrc ss;
+	struct symtab t = { 0 };
+	size_t n = 0;
+
+	*names = NULL;
+	if (symsrc__open(&ss, path) < 0) {
+		pr_err("%s: cannot open as ELF\n", path);
+		return -ENOENT;
+	}
+	symsrc__load_symbols(&ss, &t, !ss.has_symtab);
+	symsrc__synthesize_plt(&ss, &t);
+	symtab__finish(&t);
+	for (size_t i = 0; i < t.nr; i++) {
+		const char *s = t.syms[i]->name;
+
+		if (!probe_filter__match(filter ? filter : PROBE_FUNCS_FILTER, s))
+			continue;
+		*names = xrealloc(*names, (n + 1) * sizeof(**names));
+		(*names)[n++] = xstrdup(s);
+	}
+	symtab__exit(&t);
+	symsrc__close(&ss);
+	if (n)
+		qsort(*names, n, sizeof(**names), cmp_name);
+	/* one line per name (aliases at several addresses) */
+	for (size_t i = 1; i < n;) {
+		if (strcmp((*names)[i], (*names)[i - 1])) {
+			i++;
+			continue;
+		}
+		free((*names)[i]);
+		memmove(&(*names)[i], &(*names)[i + 1], (n - i - 1) * sizeof(**names));
+		n--;
+	}
+	return (int)n;
+}

@@ -130,4 +130,20 @@ void probe_plan__exit(struct probe_plan *p);
 /* The syntax of @def only (names, point): 0 or -EINVAL after a message. */
 int probe_def__check(const struct probe_def_opts *o, const char *def);
 
+/* -F: perf's default filter of function names (no _names, no PLT stubs) */
+#define PROBE_FUNCS_FILTER "!_* & !*@plt"
+
+/*
+ * Does @name pass @filter: globs joined by '&' and '|' ('|' looser), each
+ * optionally negated by '!', as perf's --filter takes them?
+ */
+bool probe_filter__match(const char *filter, const char *name);
+
+/*
+ * The function names of the ELF file @path that pass @filter (NULL = the
+ * default), sorted, one each. Returns the count (malloc'ed *names), or
+ * -ENOENT after a message.
+ */
+int probe_funcs__list(const char *path, const char *filter, char ***names);
+
 #endif
