@@ -299,6 +299,7 @@ static int arm64_operand(const char *op, const struct sdt_arg_ctx *ctx, char **f
 int sdt_arg__to_fetcharg(const char *arg, const struct sdt_arg_ctx *ctx,
 			 char **out, const char **why)
 {
+	const char *tolerated = NULL, **warn = &tolerated;
 	const char *at = strchr(arg, '@'), *op = arg, *type;
 	enum sdt_arch arch = ctx ? ctx->arch : SDT_ARCH_X86_64;
 	unsigned natural = 8;
@@ -308,30 +309,33 @@ int sdt_arg__to_fetcharg(const char *arg, const struct sdt_arg_ctx *ctx,
 	*out = NULL;
 	if (at) {
 		const char *p = arg;
-		bool neg = *p == '-';
+		bool neg = *p == '-', fp = false;
 		long v = 0;
 
 		p += neg;
-		if (!isdigit((unsigned char)*p))
-			goto no_size;
 		while (isdigit((unsigned char)*p) && v < 1000)
 			v = v * 10 + (*p++ - '0');
-		if (*p == 'f' && p + 1 == at) {
-			*why = "floating-point argument";
-			return -1;
+		if (*p == 'f' && p + 1 == at && p > arg + neg) {
+			/* floating point: perf 6.1 fetches the raw bits as u32/u64 */
+			fp = true;
+			p++;
 		}
-		if (p != at)
-			goto no_size;
+		if (p != at && (at - arg > 4 || strpbrk(arg, "%($") < at))
+			goto no_size;       /* the '@' belongs to the operand */
+		op = at + 1;
 		if (v > 8) {
 			*why = "argument wider than 8 bytes";
 			return -1;
 		}
-		size = neg ? -(int)v : (int)v;
-		if (!sdt_arg__type_of_size(size)) {
-			*why = "unsupported argument size";
-			return -1;
+		size = fp ? (int)v : neg ? -(int)v : (int)v;
+		if (p != at || (fp && v != 4 && v != 8) || !sdt_arg__type_of_size(size)) {
+			/*
+			 * "3@", "0@", "x@": perf 6.1 fetches such operands at the
+			 * default width; ours is the operand's own width.
+			 */
+			*warn = "size is not 1, 2, 4 or 8: fetched at the operand's own width";
+			size = 0;
 		}
-		op = at + 1;
 	}
 no_size:
 	if (!*op) {
@@ -350,12 +354,16 @@ no_size:
 	}
 	if (natural == 0) {          /* already carries its bitfield type */
 		*out = fa;
-		return 0;
+	} else {
+		/* no size given: the register's own width, unsigned */
+		type = sdt_arg__type_of_size(size ? size : (int)natural);
+		*out = xasprintf("%s:%s", fa, type);
+		free(fa);
 	}
-	/* no size given: the register's own width, unsigned */
-	type = sdt_arg__type_of_size(size ? size : (int)natural);
-	*out = xasprintf("%s:%s", fa, type);
-	free(fa);
+	if (tolerated) {
+		*why = tolerated;
+		return 1;
+	}
 	return 0;
 }
 

@@ -41,3 +41,29 @@ struct.pack_into('<Q', d, 0x28, len(d) + 4096)
 open('shoff', 'wb').write(d)
 PY
 }
+
+# SDT floating-point arguments (8f@, 4f@) in registers, frame slots and %rip globals
+cm_fp_prog() {  # OUT CFLAGS
+	cat > "$1.c" <<'C'
+#include <sys/sdt.h>
+volatile double gd = 2.5;
+volatile float gf = 1.25f;
+int main(int argc, char **argv)
+{
+	volatile double d = 3.75 * argc;
+	volatile float f = 0.5f * argc;
+	for (int i = 0; i < 3; i++) {
+		double x = d * i;
+		float y = f * i;
+
+		DTRACE_PROBE2(fp, mem, d, f);
+		DTRACE_PROBE2(fp, glob, gd, gf);
+		DTRACE_PROBE2(fp, reg, x, y);
+	}
+	return 0;
+}
+C
+	gcc $2 -g -o "$1" "$1.c"
+}
+input_fp0() { cm_fp_prog fp0 -O0; }
+input_fp2() { cm_fp_prog fp2 -O2; }
