@@ -178,6 +178,12 @@ int sdt_spec__explain_other_build(const char *spec, const char *binary)
 	return found;
 }
 
+/* "...@PATH" or "...@BUILDID": the user chose the copies */
+static bool at_narrowed(const char *spec)
+{
+	return strchr(spec, '@') != NULL;
+}
+
 static int prepare_one(struct sdt_record *sr, const char *ev, const char *binary)
 {
 	char *spec = xstrdup(ev), *colon, *slash, **lines;
@@ -205,13 +211,23 @@ static int prepare_one(struct sdt_record *sr, const char *ev, const char *binary
 			return 0;   /* already a tracefs event: record uses it as is */
 		}
 	}
-	n = sdt_spec__resolve(spec, NULL, NULL, &sites);
-	if (n == 0 && binary) {
+	/*
+	 * With a workload, the copies in it first: another binary (or another
+	 * build) cached with the same provider is not what the workload runs.
+	 * Without a match there, every cached copy, as system-wide.
+	 */
+	n = binary && !at_narrowed(spec) ? sdt_spec__resolve(spec, binary, NULL, &sites) : 0;
+	if (n < 0) {
 		sdt_sites__exit(&sites);
-		n = sdt_spec__resolve(spec, binary, NULL, &sites);
+		n = 0;   /* the workload is no ELF file we can cache (a script): not ours */
+	}
+	if (n == 0) {
+		if (binary)
+			sdt_sites__exit(&sites);
+		n = sdt_spec__resolve(spec, NULL, NULL, &sites);
 		/* the workload need not have the event: then it is not ours to set up,
 		 * unless it was cached for another build of that very file */
-		if (n == 0 && sdt_spec__explain_other_build(spec, binary))
+		if (n == 0 && binary && sdt_spec__explain_other_build(spec, binary))
 			n = -1;
 	}
 	if (n <= 0) {
