@@ -141,9 +141,26 @@ static int tracepoint_id(const char *sys, const char *ev, uint64_t *id)
 	return 0;
 }
 
+/*
+ * "sys:ev@/path/bin(BUILDID)", "sys:ev@BUILDID": a cached SDT event as perf
+ * list names one copy of it; the copy was chosen when its uprobe was set up
+ * (sdt-record), the tracepoint is "sys:ev". Returns the name without "@...".
+ */
+static char *drop_sdt_copy(const char *str)
+{
+	const char *colon = strchr(str, ':'), *at = colon ? strchr(colon, '@') : NULL;
+	const char *mod;
+
+	if (!at)
+		return xstrdup(str);
+	/* modifiers after the copy: "@/path(bid):u" */
+	mod = strrchr(at, ':');
+	return xasprintf("%.*s%s", (int)(at - str), str, mod ? mod : "");
+}
+
 static int parse_one(const char *str, struct parsed_event *pe)
 {
-	char *copy = xstrdup(str), *colon = strchr(copy, ':');
+	char *copy = drop_sdt_copy(str), *colon = strchr(copy, ':');
 	const char *mod = NULL;
 	struct perf_event_attr *attr = &pe->attr;
 	const struct event_symbol *sym;
@@ -190,7 +207,7 @@ static int parse_one(const char *str, struct parsed_event *pe)
 		pr_err("event syntax error: unknown event '%s' (try cpu-clock, task-clock or group:tracepoint)\n", str);
 		goto err;
 	}
-	pe->name = xstrdup(str);
+	pe->name = drop_sdt_copy(str);
 	free(copy);
 	return 0;
 err:
@@ -265,14 +282,19 @@ int parse_events(const char *str, struct parsed_event **evs, size_t *nr)
 	}
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		struct parsed_event pe;
+		char *name = drop_sdt_copy(tok);
 
-		if (strchr(tok, ':') && strpbrk(tok, "*?[")) {
-			if (parse_tracepoint_glob(tok, evs, nr)) {
+		if (strchr(name, ':') && strpbrk(name, "*?[")) {
+			int r = parse_tracepoint_glob(name, evs, nr);
+
+			free(name);
+			if (r) {
 				ret = -1;
 				break;
 			}
 			continue;
 		}
+		free(name);
 		if (parse_one(tok, &pe)) {
 			ret = -1;
 			break;

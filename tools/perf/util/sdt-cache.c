@@ -102,8 +102,21 @@ bool cached_event__matches(const struct cached_event *ce, const char *group, con
 	if (event && fnmatch(event, e->event, 0))
 		return false;
 	if (at && *at) {
+		/* "PATH(BUILDID)" as perf list prints a name cached for several binaries */
+		const char *lp = at[0] == '/' ? strrchr(at, '(') : NULL;
+		size_t n = strlen(at);
+		bool ok;
+
+		if (lp && at[n - 1] == ')') {
+			char *path = xasprintf("%.*s", (int)(lp - at), at);
+
+			ok = !fnmatch(path, ce->path, 0) && n - (size_t)(lp - at) > 2 &&
+			     !strncmp(ce->bid, lp + 1, n - (size_t)(lp - at) - 2);
+			free(path);
+			return ok;
+		}
 		if (at[0] == '/')
-			return !strcmp(at, ce->path);
+			return !fnmatch(at, ce->path, 0);
 		return !strncmp(ce->bid, at, strlen(at));
 	}
 	return true;

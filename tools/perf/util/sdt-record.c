@@ -187,7 +187,7 @@ static bool at_narrowed(const char *spec)
 static int prepare_one(struct sdt_record *sr, const char *ev, const char *binary)
 {
 	char *spec = xstrdup(ev), *colon, *slash, **lines;
-	struct sdt_sites sites;
+	struct sdt_sites sites = { 0 };
 	int n, ret = 0;
 
 	/* pmu/..../ and modifiers are not ours */
