@@ -706,6 +706,8 @@ static char *default_arg_name(const char *expr, const char *cast, struct arg_out
 
 /* all params ($params) or all variables ($vars) of the site that can be fetched */
 static char *var_why(struct site_ctx *sc, Dwarf_Die *d);
+/* var_why's reason for a variable without any location at the place */
+static const char OPTIMISED_OUT[] = "optimised out";
 
 static void each_var(struct site_ctx *sc, bool params_only, const char *expr, char **args)
 {
@@ -1148,6 +1150,23 @@ void probe_lines__exit(struct probe_lines *l)
 }
 
 /* rows of @file in @cu with line in [from, to] and address in @die (any when NULL) */
+/* a file listing numbers a function's entry row by its declaration line, as perf 6.1 does */
+static int entry_decl_line(Dwarf_Die *cu, uint64_t addr, int ln)
+{
+	Dwarf_Die c;
+	Dwarf_Addr lo;
+	int decl;
+
+	if (dwarf_child(cu, &c) != 0)
+		return ln;
+	do {
+		if (dwarf_tag(&c) == DW_TAG_subprogram && dwarf_lowpc(&c, &lo) == 0 && lo == addr &&
+		    dwarf_decl_line(&c, &decl) == 0)
+			return decl;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return ln;
+}
+
 static void mark_lines(Dwarf_Die *cu, Dwarf_Die *die, uint64_t entry, int decl, const char *file,
 		       struct probe_lines *out)
 {
@@ -1179,16 +1198,37 @@ static void mark_lines(Dwarf_Die *cu, Dwarf_Die *die, uint64_t entry, int decl, 
 		/* the row at an out-of-line entry is where FUNC (line 0) probes */
 		if (die && a == entry && dwarf_tag(die) == DW_TAG_subprogram)
 			ln = decl;
+		else if (!die)
+			ln = entry_decl_line(cu, a, ln);
 		if (ln >= out->start && ln <= out->end)
 			out->ok[ln - out->start] = true;
 	}
+}
+
+/* the number of lines of source @path (at least @min), for FILE:START listings */
+static int source_lines(const char *path, int min)
+{
+	FILE *f = path ? fopen(path, "r") : NULL;
+	int n = 0, c, last = '\n';
+
+	if (!f)
+		return min;
+	while ((c = getc(f)) != EOF) {
+		if (c == '\n')
+			n++;
+		last = c;
+	}
+	fclose(f);
+	if (last != '\n')
+		n++;
+	return n > min ? n : min;
 }
 
 int probe_finder__lines(const char *binary, const char *spec, struct probe_lines *out)
 {
 	struct pf_session s;
 	struct instances ins = { 0 };
-	char *copy = xstrdup(spec), *colon = strchr(copy, ':');
+	char *copy = xstrdup(spec), *colon = strchr(copy, ':'), *at;
 	int from = -1, to = -1, ret = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -1213,7 +1253,10 @@ int probe_finder__lines(const char *binary, const char *spec, struct probe_lines
 		free(copy);
 		return -1;
 	}
-	if (strchr(copy, '.') || strchr(copy, '/')) {
+	at = strchr(copy, '@');
+	if (at)
+		*at++ = '\0';   /* FUNC@FILE: the function of that source file */
+	if (!at && (strchr(copy, '.') || strchr(copy, '/'))) {
 		/* FILE:START[-END] */
 		Dwarf_Off off = 0, next;
 		size_t hsize;
@@ -1222,10 +1265,9 @@ int probe_finder__lines(const char *binary, const char *spec, struct probe_lines
 			pr_err("Error: a file range needs FILE:START[-END]\n");
 			goto out;
 		}
+		char *abs = NULL;
+
 		out->start = from;
-		out->end = to == -2 ? from : to;
-		out->show_end = out->end;
-		out->ok = xzalloc((size_t)(out->end - out->start + 1) * sizeof(bool));
 		while (dwarf_nextcu(s.dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 			Dwarf_Die cu;
 			Dwarf_Files *files;
@@ -1235,9 +1277,17 @@ int probe_finder__lines(const char *binary, const char *spec, struct probe_lines
 				for (size_t i = 0; i < nf; i++) {
 					const char *f = dwarf_filesrc(files, i, NULL, NULL);
 
-					if (f && file_matches(f, copy) && !out->file)
+					if (f && file_matches(f, copy) && !out->file) {
 						out->file = xstrdup(f);
+						abs = abs_src(&cu, f);
+					}
 				}
+			if (out->file && !out->ok) {
+				/* FILE:START alone runs to the end of the file, as perf 6.1 lists it */
+				out->end = to == -2 ? source_lines(abs, from) : to;
+				out->show_end = out->end;
+				out->ok = xzalloc((size_t)(out->end - out->start + 1) * sizeof(bool));
+			}
 			if (out->file)
 				mark_lines(&cu, NULL, 0, 0, out->file, out);
 			off = next;
@@ -1246,10 +1296,12 @@ int probe_finder__lines(const char *binary, const char *spec, struct probe_lines
 			pr_err("Error: source file %s not in the DWARF of %s\n", copy, s.debugfile);
 			goto out;
 		}
+		free(out->file);
+		out->file = abs;
 		ret = 0;
 		goto out;
 	}
-	find_instances(&s, copy, NULL, &ins);
+	find_instances(&s, copy, at, &ins);
 	{
 		struct instance *in = NULL;
 
@@ -1266,7 +1318,8 @@ int probe_finder__lines(const char *binary, const char *spec, struct probe_lines
 		out->file = xstrdup(in->decl_file ? in->decl_file : "?");
 		out->base = in->decl_line;
 		out->start = in->decl_line + (from > 0 ? from : 0);
-		out->end = to >= 0 ? in->decl_line + to : to == -2 ? out->start : last_line(in);
+		/* FUNC:START alone runs to the function's end, as perf 6.1 lists it */
+		out->end = to >= 0 ? in->decl_line + to : last_line(in);
 		if (out->end < out->start)
 			out->end = out->start;
 		out->ok = xzalloc((size_t)(out->end - out->start + 1) * sizeof(bool));
@@ -1337,7 +1390,7 @@ static char *var_why(struct site_ctx *sc, Dwarf_Die *d)
 	if (dwarf_loc__of_var(&ec, d, &l) < 0)
 		return ec.why;
 	if (l.kind == DWARF_LOC_NONE)
-		why = xstrdup("optimised out");
+		why = xstrdup(OPTIMISED_OUT);
 	dwarf_loc__exit(&l);
 	return why;
 }
@@ -1362,9 +1415,14 @@ static void vars_of(struct site_ctx *sc, Dwarf_Die *scope, bool globals, struct 
 		if (globals && !dwarf_hasattr(&c, DW_AT_location) && !dwarf_hasattr(&c, DW_AT_const_value) &&
 		    !find_global_def(sc->s, n, &c))
 			continue;
+		v.why = var_why(sc, &c);
+		if (v.why && !strcmp(v.why, OPTIMISED_OUT)) {
+			/* no value at this place at all: perf 6.1 leaves it out too */
+			free(v.why);
+			continue;
+		}
 		v.name = xstrdup(n);
 		v.type = dwarf_type__name(dwarf_type__of(&c, &t) ? &t : NULL);
-		v.why = var_why(sc, &c);
 		vs->v = xrealloc(vs->v, (vs->nr + 1) * sizeof(*vs->v));
 		vs->v[vs->nr++] = v;
 	} while (dwarf_siblingof(&c, &c) == 0);
