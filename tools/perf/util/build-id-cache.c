@@ -30,8 +30,46 @@ char *bidcache__root(const char *dir)
 	return dir && dir[0] ? xstrdup(dir) : build_id_cache__root();
 }
 
+/*
+ * Why an ELF file of @size bytes is cut short or has tables pointing past
+ * its end, or NULL when every header, section and segment is inside it. A
+ * copy of such a file in the cache would not be the binary it names.
+ */
+static const char *elf_damage(Elf *elf, uint64_t size)
+{
+	GElf_Ehdr eh;
+	size_t shnum, phnum;
+
+	if (!gelf_getehdr(elf, &eh))
+		return "no ELF header";
+	if (elf_getshdrnum(elf, &shnum) < 0 || elf_getphdrnum(elf, &phnum) < 0)
+		return "unreadable section or program header count";
+	if (eh.e_shoff && (eh.e_shoff > size || (size - eh.e_shoff) / (eh.e_shentsize ?: 1) < shnum))
+		return "section header table past the end of the file";
+	if (eh.e_phoff > size || (size - eh.e_phoff) / (eh.e_phentsize ?: 1) < phnum)
+		return "program header table past the end of the file";
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph))
+			return "unreadable program header";
+		if (ph.p_offset > size || ph.p_filesz > size - ph.p_offset)
+			return "a segment runs past the end of the file";
+	}
+	for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh))
+			return "unreadable section header";
+		if (sh.sh_type != SHT_NOBITS && (sh.sh_offset > size || sh.sh_size > size - sh.sh_offset))
+			return "a section runs past the end of the file";
+	}
+	return NULL;
+}
+
 int bidcache__file_build_id(const char *path, char bid[41])
 {
+	const char *damage;
 	uint8_t id[BUILD_ID_MAX];
 	struct stat st;
 	Elf *elf;
@@ -53,6 +91,14 @@ int bidcache__file_build_id(const char *path, char bid[41])
 		pr_err("Couldn't add %s: not an ELF file\n", path);
 		if (elf)
 			elf_end(elf);
+		close(fd);
+		return -1;
+	}
+	damage = elf_damage(elf, (uint64_t)st.st_size);
+	if (damage) {
+		/* perf 6.1 says "Couldn't add" too, but exits 0 */
+		pr_err("Couldn't add %s: truncated or damaged ELF (%s)\n", path, damage);
+		elf_end(elf);
 		close(fd);
 		return -1;
 	}
