@@ -209,6 +209,7 @@ static const char page_body[] =
 static const char page_script[] =
 	"(function () {\n"
 	"  \"use strict\";\n"
+	"  var t0 = performance.now();\n"
 	"  var opts = JSON.parse(document.getElementById(\"fg-options\").textContent);\n"
 	"  var data = JSON.parse(document.getElementById(\"fg-data\").textContent);\n"
 	"  var KINDS = [\"all\", \"command\", \"Java, JIT-compiled\", \"Java, inlined by the JIT\",\n"
@@ -336,6 +337,7 @@ static const char page_script[] =
 	"  /* for tests and for the curious: how long the first drawing took */\n"
 	"  document.body.setAttribute(\"data-frames\", String(chartEl.querySelectorAll(\"g.frame\").length));\n"
 	"  document.body.setAttribute(\"data-rendered-ms\", String(Math.round(performance.now())));\n"
+	"  document.body.setAttribute(\"data-script-ms\", String(Math.round(performance.now() - t0)));\n"
 	"})();\n";
 
 int flamegraph__write_html(const struct flamegraph *fg, FILE *f, const struct flamegraph_page *p)
