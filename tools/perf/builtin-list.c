@@ -4,6 +4,7 @@
  * ("  %-50s [kind]"), optionally limited to kinds (hw, sw, tracepoint, sdt)
  * or to a glob.
  */
+#include <dirent.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -197,10 +198,44 @@ static void print_sw(const struct list_filter *f)
 		print_one(tool_events[i], NULL, "Tool event", f);
 }
 
+/* "PMU/EVENT/" of every PMU's sysfs events directory (the CPU's as "EVENT OR cpu/EVENT/") */
+static void print_pmu_events(const struct list_filter *f)
+{
+	const char *root = "/sys/bus/event_source/devices";
+	struct dirent **pmus = NULL;
+	int np = scandir(root, &pmus, NULL, alphasort);
+
+	for (int i = 0; i < np; i++) {
+		char *dir = xasprintf("%s/%s/events", root, pmus[i]->d_name);
+		struct dirent **evs = NULL;
+		int ne = pmus[i]->d_name[0] == '.' ? -1 : scandir(dir, &evs, NULL, alphasort);
+
+		for (int k = 0; k < ne; k++) {
+			const char *e = evs[k]->d_name, *dot = strchr(e, '.');
+			char *name = xasprintf("%s/%s/", pmus[i]->d_name, e);
+
+			/* .scale, .unit ... describe an event, they are none */
+			if (e[0] != '.' && !dot) {
+				if (!strcmp(pmus[i]->d_name, "cpu"))
+					print_one(e, name, "Kernel PMU event", f);
+				else
+					print_one(name, NULL, "Kernel PMU event", f);
+			}
+			free(name);
+			free(evs[k]);
+		}
+		free(evs);
+		free(dir);
+		free(pmus[i]);
+	}
+	free(pmus);
+}
+
 static void print_all(void)
 {
 	print_hw(NULL);
 	print_sw(NULL);
+	print_pmu_events(NULL);
 	if (!raw_dump) {
 		print_entry("rNNN", "Raw hardware event descriptor");
 		print_entry("cpu/t1=v1[,t2=v2,t3 ...]/modifier", "Raw hardware event descriptor");
@@ -208,6 +243,8 @@ static void print_all(void)
 	}
 	print_tracepoints(NULL);
 	print_sdt_events(NULL);
+	if (!raw_dump)
+		printf("\nMetric Groups:\n\n");   /* none here, but perf 6.1 ends with the heading */
 }
 
 static void print_glob(const char *glob)
@@ -224,6 +261,7 @@ static void print_glob(const char *glob)
 		f.name_glob = xasprintf("*%s*", glob);
 		print_hw(&f);
 		print_sw(&f);
+		print_pmu_events(&f);
 		print_tracepoints(&f);
 		print_sdt_events(&f);
 	}
@@ -264,7 +302,9 @@ int cmd_list(int argc, const char **argv)
 			print_tracepoints(NULL);
 		else if (!strcmp(a, "sdt"))
 			print_sdt_events(NULL);
-		else if (!strcmp(a, "cache") || !strcmp(a, "hwcache") || !strcmp(a, "pmu") ||
+		else if (!strcmp(a, "pmu"))
+			print_pmu_events(NULL);
+		else if (!strcmp(a, "cache") || !strcmp(a, "hwcache") ||
 			 !strcmp(a, "metric") || !strcmp(a, "metricgroup"))
 			continue;     /* no cache/PMU/metric tables in this perf */
 		else

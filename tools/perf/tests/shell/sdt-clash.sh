@@ -43,4 +43,18 @@ done
 [ "$(rec sdt_clash:ev ./binA)" = "2 " ] || fail "bare name, workload binA"
 [ "$(rec sdt_clash:ev ./binB)" = "3 " ] || fail "bare name, workload binB"
 info "@PATH, globs, and a bare name probe the workload's copy"
+
+# two builds of one path: the old build-id is refused, both build-ids named
+cp binA bin && "$PERF" buildid-cache -a bin || fail "cache bin (A)"
+old=$("$PERF" buildid-cache -l | awk -v p="$PWD/bin" '$2 == p {print $1}')
+cp binB bin && "$PERF" buildid-cache -a bin || fail "cache bin (B)"
+new=$("$PERF" buildid-cache -l | awk -v p="$PWD/bin" '$2 == p {print $1}')
+[ -n "$old" ] && [ -n "$new" ] && [ "$old" != "$new" ] || fail "two builds: '$old' '$new'"
+for L in "sdt_clash:ev@$PWD/bin(${old:0:12})" "sdt_clash:ev@${old:0:12}"; do
+	"$PERF" record -q -o o.data -e "$L" -- ./bin > /dev/null 2> err.txt && fail "record -e '$L' of a rebuilt binary succeeded"
+	grep -q "$old" err.txt && grep -q "$new" err.txt || { cat err.txt; fail "'$L': both build-ids not named"; }
+	grep -q '^p:sdt_clash/' "$T/uprobe_events" && fail "'$L': uprobes left"
+done
+[ "$(rec "sdt_clash:ev@$PWD/bin(${new:0:12})" ./bin)" = "3 " ] || fail "the current build by its build-id"
+info "a rebuilt binary: the old build-id refused naming both, the current one probed"
 exit 0
