@@ -20,6 +20,7 @@
 #include "util/probe-event.h"
 #include "util/probe-finder.h"
 #include "util/sdt-cache.h"
+#include "util/strbuf.h"
 #include "util/sdt-record.h"
 #include "util/util.h"
 
@@ -366,19 +367,12 @@ int cmd_probe(int argc, const char **argv)
 	}
 	if (argc) {
 		/* the remaining words form one definition, like perf */
-		size_t len = 0;
-		char *def;
+		struct strbuf def = STRBUF_INIT;
 
 		for (int i = 0; i < argc; i++)
-			len += strlen(argv[i]) + 1;
-		def = xzalloc(len + 1);
-		for (int i = 0; i < argc; i++) {
-			strcat(def, argv[i]);
-			if (i + 1 < argc)
-				strcat(def, " ");
-		}
+			strbuf_addf(&def, "%s%s", i ? " " : "", argv[i]);
 		o.adds = xrealloc(o.adds, (o.nr_adds + 1) * sizeof(char *));
-		o.adds[o.nr_adds++] = def;
+		o.adds[o.nr_adds++] = strbuf_detach(&def, NULL);
 	}
 	if (o.target && (o.line_range || o.vars_at || o.nr_adds))
 		debuginfod__prepare_probe(&dbgd_opt, o.target, !o.line_range && !o.vars_at, o.adds, o.nr_adds);
