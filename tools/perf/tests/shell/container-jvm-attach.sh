@@ -25,7 +25,7 @@ check() {  # check NAME PID
 
 # 1. a JVM on the host, no agent
 mkdir host && cd host
-$JAVA -cp "$JAVA_CLASSES" JvmtiHot 60 >java.out 2>java.err &
+$JAVA -cp "$JAVA_CLASSES" JvmtiHot 600 >java.out 2>java.err &
 hp=$!
 cd ..
 sleep 1.5
@@ -42,7 +42,7 @@ rm -rf /tmp/java-jit-*/jit-"$hp".dump /tmp/java-jit-*/jitted-"$hp"*.so
 rmdir /tmp/java-jit-* 2>/dev/null
 
 # 1b. a JVM that already runs our agent: it keeps its own dump (the stop is not for it)
-$JAVA -agentpath:"$AGENT"=dir="$PWD/own" -cp "$JAVA_CLASSES" JvmtiHot 60 >own.out 2>own.err &
+$JAVA -agentpath:"$AGENT"=dir="$PWD/own" -cp "$JAVA_CLASSES" JvmtiHot 600 >own.out 2>own.err &
 op=$!
 sleep 1.5
 "$PERF" record --jit -k mono -e cpu-clock -p "$op" -o own.data -- sleep 1 2>ownrec.err || fail "record --jit: $(cat ownrec.err)"
@@ -53,7 +53,7 @@ kill -9 "$op"
 
 # 2. a JVM in a container, no agent
 mkdir ct
-ct_start "$PWD/ct" $JAVA -cp "$JAVA_CLASSES" JvmtiHot 60
+ct_start "$PWD/ct" $JAVA -cp "$JAVA_CLASSES" JvmtiHot 600
 sleep 1.5
 "$PERF" record --jit -k mono -e cpu-clock -p "$CT_PID" -o ct.data -- sleep 2 2>ct.err || fail "record --jit (container): $(cat ct.err)"
 grep -q 'saved 1 jitdump' ct.err || fail "the container's dump was not saved: $(cat ct.err)"
@@ -67,7 +67,7 @@ np=$!
 "$PERF" record --jit -e cpu-clock -p "$np" -o no.data -- sleep 0.2 2>no.err && fail "record --jit on sleep succeeded"
 grep -q "process $np is not a HotSpot JVM" no.err || fail "no clear message for a non-JVM: $(cat no.err)"
 kill -0 "$np" || fail "the non-JVM was harmed"
-$JAVA -XX:+DisableAttachMechanism -cp "$JAVA_CLASSES" JvmtiHot 60 >dis.out 2>&1 &
+$JAVA -XX:+DisableAttachMechanism -cp "$JAVA_CLASSES" JvmtiHot 600 >dis.out 2>&1 &
 dp=$!
 sleep 1
 "$PERF" record --jit -e cpu-clock -p "$dp" -o dis.data -- sleep 0.2 2>dis.err && fail "record --jit on a JVM without attach succeeded"
