@@ -8,7 +8,18 @@
 # is compiled, and the last request tells it to stop and close its dump.
 need_containers
 need_jvmti
-trap 'ct_cleanup; kill -9 $hp $np $dp $op 2>/dev/null; jvmti_cleanup' EXIT
+# the host JVM's dump goes to its /tmp (record passes dir=/tmp): removed here on every exit
+attach_cleanup() {
+	ct_cleanup
+	kill -9 $hp $np $dp $op 2>/dev/null
+	[ -n "${hp:-}" ] && for d in /tmp/java-jit-*; do
+		[ -e "$d/jit-$hp.dump" ] || continue
+		rm -f "$d/jit-$hp.dump" "$d"/jitted-"$hp"*.so
+		rmdir "$d"
+	done
+	jvmti_cleanup
+}
+trap attach_cleanup EXIT
 
 check() {  # check NAME PID
 	local name=$1 pid=$2 total named
@@ -38,8 +49,6 @@ dump=$(find /tmp -maxdepth 2 -path "/tmp/java-jit-*/jit-$hp.dump" 2>/dev/null | 
 "$PERF" record --jit -k mono -e cpu-clock -p "$hp" -o host2.data -- sleep 1 2>host2.err || fail "second record --jit: $(cat host2.err)"
 check host2 "$hp"
 kill -0 "$hp" || fail "the JVM died"
-rm -rf /tmp/java-jit-*/jit-"$hp".dump /tmp/java-jit-*/jitted-"$hp"*.so
-rmdir /tmp/java-jit-* 2>/dev/null
 
 # 1b. a JVM that already runs our agent: it keeps its own dump (the stop is not for it)
 $JAVA -agentpath:"$AGENT"=dir="$PWD/own" -cp "$JAVA_CLASSES" JvmtiHot 600 >own.out 2>own.err &
