@@ -22,16 +22,7 @@ attach_cleanup() {
 trap attach_cleanup EXIT
 
 check() {  # check NAME PID
-	local name=$1 pid=$2 total named
-	"$PERF" inject --jit -i "$name.data" -o "$name.jit" 2>"$name.inj.err" || fail "$name: inject: $(cat "$name.inj.err")"
-	"$PERF" script -i "$name.jit" -F pid,ip,sym,dso >"$name.script" 2>/dev/null
-	read -r total named < <(jit_named "$name.script" "$pid")
-	info "$name: JIT samples $total, named $named"
-	[ "$total" -ge 300 ] || fail "$name: too few JIT samples ($total)"
-	[ $((named * 100)) -ge $((total * 90)) ] || fail "$name: only $named of $total named"
-	"$PERF" report -i "$name.jit" --stdio --sort sym 2>/dev/null | grep '%' | head -n 3 >"$name.top3"
-	grep -Eq 'JvmtiHot.(spin\(long, int\)|main\(String\[\]\))' "$name.top3" ||
-		fail "$name: the hot method is not in the top 3: $(cat "$name.top3")"
+	jit_check "$1" "$1.data" "$2"
 }
 
 # 1. a JVM on the host, no agent
@@ -46,7 +37,7 @@ check host "$hp"
 dump=$(find /tmp -maxdepth 2 -path "/tmp/java-jit-*/jit-$hp.dump" 2>/dev/null | head -1)
 [ -n "$dump" ] || fail "no dump of $hp in its /tmp"
 "$JITDUMP_CHECK" "$dump" >check.txt 2>&1 || fail "dump not closed/valid after the stop: $(head -3 check.txt)"
-"$PERF" record --jit -k mono -e cpu-clock -p "$hp" -o host2.data -- sleep 1 2>host2.err || fail "second record --jit: $(cat host2.err)"
+"$PERF" record --jit -k mono -e cpu-clock -p "$hp" -o host2.data -- sleep 2 2>host2.err || fail "second record --jit: $(cat host2.err)"
 check host2 "$hp"
 kill -0 "$hp" || fail "the JVM died"
 
@@ -54,7 +45,7 @@ kill -0 "$hp" || fail "the JVM died"
 $JAVA -agentpath:"$AGENT"=dir="$PWD/own" -cp "$JAVA_CLASSES" JvmtiHot 600 >own.out 2>own.err &
 op=$!
 sleep 1.5
-"$PERF" record --jit -k mono -e cpu-clock -p "$op" -o own.data -- sleep 1 2>ownrec.err || fail "record --jit: $(cat ownrec.err)"
+"$PERF" record --jit -k mono -e cpu-clock -p "$op" -o own.data -- sleep 2 2>ownrec.err || fail "record --jit: $(cat ownrec.err)"
 check own "$op"
 grep -q "perf-jvmti: warning: already writing" own.err || fail "the second load was not refused: $(cat own.err)"
 grep -q "not started by perf record --jit; it goes on" own.err || fail "the user's dump was stopped: $(cat own.err)"

@@ -12,20 +12,10 @@ need_jvmti
 use_private_home
 trap 'ct_cleanup; jvmti_cleanup' EXIT
 
-# check NAME DATA PID: inject, then >= 90% of PID's JIT samples named, JvmtiHot.spin in the top 3
+# check NAME DATA PID: jit_check, and the ELFs are on our side
 check() {
-	local name=$1 data=$2 pid=$3 total named
-	"$PERF" inject --jit -i "$data" -o "$name.jit" 2>"$name.inject.err" ||
-		fail "$name: inject failed: $(cat "$name.inject.err")"
-	"$PERF" script -i "$name.jit" -F pid,ip,sym,dso >"$name.script" 2>/dev/null || fail "$name: script failed"
-	read -r total named < <(jit_named "$name.script" "$pid")
-	info "$name: JIT samples of pid $pid: $total, named $named"
-	[ "$total" -ge 300 ] || fail "$name: too few JIT samples ($total)"
-	[ $((named * 100)) -ge $((total * 90)) ] || fail "$name: only $named of $total JIT samples named"
-	"$PERF" report -i "$name.jit" --stdio --sort sym 2>/dev/null | grep '%' | head -n 3 >"$name.top3"
-	# after some seconds C2 compiles main's loop (OSR) with spin inlined: then main is the hot method
-	grep -Eq 'JvmtiHot.(spin\(long, int\)|main\(String\[\]\))' "$name.top3" ||
-		fail "$name: JvmtiHot.spin (or main inlining it) not in the top 3: $(cat "$name.top3")"
+	local name=$1
+	jit_check "$@"
 	# no ELF inside the container's /tmp: they are beside the output
 	[ -z "$(find ct* -name 'jitted-*.so')" ] || fail "$name: inject wrote into the container: $(find ct* -name 'jitted-*')"
 	ls "$name.jit.jit"/jitted-*.so >/dev/null 2>&1 || fail "$name: no ELF in $name.jit.jit/"
