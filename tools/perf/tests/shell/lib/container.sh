@@ -5,6 +5,8 @@
 
 need_containers() {
 	need_root
+	# the containers get a /tmp of their own: a tree under /tmp is not in there
+	case "$TOP" in /tmp/*) skip "the source tree is under /tmp, which the test containers hide" ;; esac
 	need_cmd unshare
 	unshare --pid --fork --mount --mount-proc --kill-child -- true 2>/dev/null ||
 		skip "unshare cannot make pid+mount namespaces here"
@@ -85,4 +87,21 @@ jit_named() {
 		if (sym != "[unknown]" && sym != "" && sym !~ /^0x/) named++
 	}
 	END { printf "%d %d\n", total, named }' "$1"
+}
+
+# jit_check NAME DATA PID: inject --jit DATA into NAME.jit; >= 90% of PID's JIT samples named
+# (at least 300 of them) and JvmtiHot's hot method in the top 3 of our report. After some
+# seconds C2 compiles main's loop (OSR) with spin inlined: then main is the hot method.
+jit_check() {
+	local name=$1 data=$2 pid=$3 total named
+	"$PERF" inject --jit -i "$data" -o "$name.jit" 2>"$name.inject.err" ||
+		fail "$name: inject failed: $(cat "$name.inject.err")"
+	"$PERF" script -i "$name.jit" -F pid,ip,sym,dso >"$name.script" 2>/dev/null || fail "$name: script failed"
+	read -r total named < <(jit_named "$name.script" "$pid")
+	info "$name: JIT samples of pid $pid: $total, named $named"
+	[ "$total" -ge 300 ] || fail "$name: too few JIT samples ($total)"
+	[ $((named * 100)) -ge $((total * 90)) ] || fail "$name: only $named of $total JIT samples named"
+	"$PERF" report -i "$name.jit" --stdio --sort sym 2>/dev/null | grep '%' | head -n 3 >"$name.top3"
+	grep -Eq 'JvmtiHot.(spin\(long, int\)|main\(String\[\]\))' "$name.top3" ||
+		fail "$name: JvmtiHot.spin (or main inlining it) not in the top 3: $(cat "$name.top3")"
 }
