@@ -149,6 +149,8 @@ int record_output__synthesize(struct record_output *o, pid_t child, const pid_t 
 		ret = synthesize_thread_map(&t, o->evlist);
 	if (!ret)
 		ret = synthesize_cpu_map(&t, o->evlist);
+	if (!ret)
+		ret = synthesize_bpf_events(&t);
 	if (!ret && child > 0)
 		ret = synthesize_comm(&t, child, child, "perf-exec", false);
 	if (!ret && system_wide)
