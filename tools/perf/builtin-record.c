@@ -16,6 +16,8 @@
 #include "util/debug.h"
 #include "util/evlist.h"
 #include "util/header.h"
+#include "util/jit-save.h"
+#include "util/jvm-attach.h"
 #include "util/record-features.h"
 #include "util/parse-events.h"
 #include "util/parse-options.h"
@@ -39,6 +41,8 @@ struct record {
 	bool no_buildid;
 	struct record_output out;
 	struct workload child;
+	bool jit_attach;               /* --jit: our agent into the -p JVMs (util/jvm-attach.h) */
+	struct jvm_attach *jvms;
 	unsigned wakeups;
 	sigset_t block, orig;          /* SIGINT, SIGTERM, SIGCHLD; the mask before */
 };
@@ -55,11 +59,8 @@ static void sig_handler(int sig)
 	}
 }
 
-/*
- * From before the SDT probes are made until the end, the signals are
- * blocked except while waiting in ppoll: none is missed, and none kills
- * perf between making uprobes and removing them.
- */
+/* Blocked from before the SDT probes are made until the end, except in ppoll:
+ * none is missed, none kills perf between making uprobes and removing them. */
 static void record__block_signals(struct record *rec)
 {
 	struct sigaction sa;
@@ -128,37 +129,15 @@ static int record__parse_events(struct record *rec, const char *workload)
 
 /* ---- recording ---- */
 
-static void print_lost_warnings(const struct record_output *o)
+/* the JIT files of containers, saved beside the output: one line says what (or why not) */
+static void record__jit_finish(struct record *rec)
 {
-	if (quiet)
-		return;
-	if (o->lost_chunks)
-		fprintf(stderr, "Warning:\nProcessed %llu events and lost %llu chunks!\n\nCheck IO/CPU overload!\n\n",
-			(unsigned long long)(o->samples + o->lost_chunks), (unsigned long long)o->lost_chunks);
-	if (o->lost_samples)
-		fprintf(stderr, "Warning:\nProcessed %llu samples and lost %3.2f%%  samples!\n\n",
-			(unsigned long long)o->samples, 100.0 * o->lost_samples / (double)(o->samples + o->lost_samples));
-}
+	char line[1024] = "";
 
-/* perf 6.1's last line; with -z the sample count gives way to the ratio */
-static void print_summary(const struct record_output *o)
-{
-	uint64_t in, out;
-	struct stat st;
-	double mb;
-
-	if (o->pipe)
-		mb = o->bytes_written / 1024.0 / 1024.0;
-	else
-		mb = stat(o->path, &st) ? 0 : st.st_size / 1024.0 / 1024.0;
-	fprintf(stderr, "[ perf record: Captured and wrote %.3f MB %s", mb, o->pipe ? "-" : o->path);
-	record_output__comp_totals(o, &in, &out);
-	if (in && out)
-		fprintf(stderr, ", compressed (original %.3f MB, ratio is %.3f)", in / 1024.0 / 1024.0,
-			(double)in / (double)out);
-	else if (!o->pipe)
-		fprintf(stderr, " (%llu samples)", (unsigned long long)o->samples);
-	fprintf(stderr, " ]\n");
+	if (!rec->out.pipe)
+		jit_save__finish(rec->out.jsave, rec->output, line, sizeof(line));
+	if (line[0] && !quiet)
+		fprintf(stderr, "%s\n", line);
 }
 
 /* the header and what existed before the start */
@@ -194,9 +173,12 @@ static void record__loop(struct record *rec, const sigset_t *orig, const sigset_
 		if (n < 0 || child_done || done)
 			break;
 		if (n == 0) {
-			rec->wakeups++;
+			int live = evlist__poll(&rec->evlist, orig);
+
+			/* a timeout (side-band is read every 100 ms) is not a wakeup */
+			rec->wakeups += live != EVLIST_POLL_TIMEOUT;
 			/* no live fd left (every -p/-t target exited): done */
-			if (evlist__poll(&rec->evlist, orig) == 0)
+			if (live == 0)
 				done = 1;
 		} else {
 			/* busy rings never reach ppoll: let pending signals in here */
@@ -225,8 +207,12 @@ static int __cmd_record(struct record *rec, int argc, const char **argv, int rec
 		evlist__set_targets(el, cpus, &rec->child.pid, 1);
 	else
 		evlist__set_targets(el, cpus, tg.threads, tg.nr_threads);
-	if (evlist__open(el) || evlist__mmap(el, (size_t)rec->opts.mmap_pages) ||
-	    record__begin(rec, &tg, rec_argc, rec_argv))
+	if (evlist__open(el) || evlist__mmap(el, (size_t)rec->opts.mmap_pages))
+		goto out;
+	/* --jit: before the maps are read, so the agent's marker and replayed code are in them */
+	if (rec->jit_attach && !(rec->jvms = jvm_attach__many(tg.pids, tg.nr_pids, "dir=/tmp,record")))
+		goto out;
+	if (record__begin(rec, &tg, rec_argc, rec_argv))
 		goto out;
 
 	if (rec->opts.system_wide || rec->opts.per_thread || argc == 0)
@@ -241,6 +227,7 @@ static int __cmd_record(struct record *rec, int argc, const char **argv, int rec
 		}
 	}
 	record__loop(rec, &rec->orig, &rec->block);
+	jvm_attach__stop_many(&rec->jvms);   /* --jit: the agents close their dumps */
 	evlist__disable(el);
 	workload__reap(&rec->child, !child_done);
 	record_output__drain(&rec->out);
@@ -249,16 +236,19 @@ static int __cmd_record(struct record *rec, int argc, const char **argv, int rec
 	/* like perf, a failed exec gets only its error line */
 	if (!quiet && !exec_err)
 		fprintf(stderr, "[ perf record: Woken up %u times to write data ]\n", rec->wakeups);
-	print_lost_warnings(&rec->out);
+	if (!quiet)
+		record_output__print_lost(&rec->out, stderr);
 	if (record_output__close(&rec->out) < 0)
 		goto out;
+	record__jit_finish(rec);
 	if (!quiet && !exec_err)
-		print_summary(&rec->out);
+		record_output__print_summary(&rec->out, stderr);
 	if (exec_err)
 		err = 255;
 	else
 		err = rec->child.pid > 0 && rec->child.reaped ? workload__exit_code(&rec->child) : 0;
 out:
+	jvm_attach__stop_many(&rec->jvms);
 	record_output__exit(&rec->out);
 	workload__abort(&rec->child);
 	evlist__close(el);
@@ -282,6 +272,10 @@ static int record__check_options(struct record *rec, int argc)
 	}
 	if ((rec->pid_list || rec->tid_list) && rec->opts.system_wide) {
 		pr_err("--pid/--tid and --all-cpus cannot be used together\n");
+		return 129;
+	}
+	if (rec->jit_attach && !rec->pid_list) {
+		pr_err("--jit needs -p PID of a running JVM\n");
 		return 129;
 	}
 	if (!rec->output || !*rec->output) {
@@ -328,6 +322,8 @@ int cmd_record(int argc, const char **argv)
 		OPT_CALLBACK_OPTARG('z', "compression-level", &rec.opts, "n",
 				    "Compress records using specified level (default: 1 - fastest compression, 22 - greatest compression)",
 				    parse_comp_level, NULL),
+		OPT_BOOLEAN(0, "jit", &rec.jit_attach,
+			    "with -p: load the JVMTI agent into the JVM(s), stop it at the end (then perf inject --jit)"),
 		OPT_BOOLEAN('q', "quiet", &verbose_q, "don't print any warnings or messages"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose (show counter open errors, etc)"),
 		OPT_END()

@@ -14,6 +14,9 @@ BUILTIN(probe);
 BUILTIN(list);
 BUILTIN(test);
 BUILTIN(annotate);
+BUILTIN(archive);
+/* `perf script report NAME`, called by cmd_script */
+BUILTIN(script_report);
 #undef BUILTIN
 
 extern const char perf_version_string[];

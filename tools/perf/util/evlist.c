@@ -463,9 +463,12 @@ int evlist__tracing_data(const struct evlist *el, void **buf, size_t *size)
 
 int evlist__poll(struct evlist *el, const sigset_t *sigmask)
 {
+	/* at least every 100 ms: a container's JIT files must be taken while it lives */
+	struct timespec side_band = { 0, 100000000 };
 	int live = 0;
 
-	ppoll(el->pollfds, el->nr_pollfds, NULL, sigmask);
+	if (ppoll(el->pollfds, el->nr_pollfds, &side_band, sigmask) == 0)
+		return EVLIST_POLL_TIMEOUT;
 	for (int i = 0; i < el->nr_pollfds; i++) {
 		if (el->pollfds[i].fd < 0)
 			continue;

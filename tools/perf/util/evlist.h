@@ -94,6 +94,8 @@ int evlist__mmap(struct evlist *el, size_t data_pages);
  * live (a per-thread target that exited is dropped), -1 if there are none
  * to watch at all.
  */
+/* what evlist__poll returns when 100 ms passed with nothing to read */
+#define EVLIST_POLL_TIMEOUT (-2)
 int evlist__poll(struct evlist *el, const sigset_t *sigmask);
 
 int evlist__enable(struct evlist *el);

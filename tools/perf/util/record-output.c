@@ -9,6 +9,7 @@
 #include "compress.h"
 #include "debug.h"
 #include "record-features.h"
+#include "jit-save.h"
 #include "record-output.h"
 #include "sample.h"
 #include "synthetic-events.h"
@@ -44,6 +45,7 @@ int record_output__open(struct record_output *o, const char *path, struct evlist
 {
 	memset(o, 0, sizeof(*o));
 	machine__init(&o->machine);
+	o->jsave = jit_save__new();
 	o->path = path;
 	o->pipe = !strcmp(path, "-");
 	o->evlist = el;
@@ -134,6 +136,7 @@ int record_output__synth(void *arg, const union perf_event *ev)
 
 	if (o->track_hits && is_side_band(ev->header.type))
 		machine__process_event(&o->machine, ev, NULL);
+	jit_save__event(o->jsave, ev);
 	return record_output__write(o, ev, ev->header.size);
 }
 
@@ -221,6 +224,8 @@ static int process_ring_event(struct record_output *o, const union perf_event *e
 		o->lost_samples += ev->lost_samples.lost;
 		break;
 	default:
+		/* a container's jitdump or perf map is taken while the process lives */
+		jit_save__event(o->jsave, ev);
 		break;
 	}
 	if (o->zc) {
@@ -399,4 +404,37 @@ void record_output__exit(struct record_output *o)
 	o->zc = NULL;
 	feat_buf__release(&o->zstage);
 	machine__exit(&o->machine);
+	jit_save__delete(o->jsave);
+	o->jsave = NULL;
+}
+
+void record_output__print_lost(const struct record_output *o, FILE *f)
+{
+	if (o->lost_chunks)
+		fprintf(f, "Warning:\nProcessed %llu events and lost %llu chunks!\n\nCheck IO/CPU overload!\n\n",
+			(unsigned long long)(o->samples + o->lost_chunks), (unsigned long long)o->lost_chunks);
+	if (o->lost_samples)
+		fprintf(f, "Warning:\nProcessed %llu samples and lost %3.2f%%  samples!\n\n",
+			(unsigned long long)o->samples, 100.0 * o->lost_samples / (double)(o->samples + o->lost_samples));
+}
+
+/* perf 6.1's last line; with -z the sample count gives way to the ratio */
+void record_output__print_summary(const struct record_output *o, FILE *f)
+{
+	uint64_t in, out;
+	struct stat st;
+	double mb;
+
+	if (o->pipe)
+		mb = o->bytes_written / 1024.0 / 1024.0;
+	else
+		mb = stat(o->path, &st) ? 0 : st.st_size / 1024.0 / 1024.0;
+	fprintf(f, "[ perf record: Captured and wrote %.3f MB %s", mb, o->pipe ? "-" : o->path);
+	record_output__comp_totals(o, &in, &out);
+	if (in && out)
+		fprintf(f, ", compressed (original %.3f MB, ratio is %.3f)", in / 1024.0 / 1024.0,
+			(double)in / (double)out);
+	else if (!o->pipe)
+		fprintf(f, " (%llu samples)", (unsigned long long)o->samples);
+	fprintf(f, " ]\n");
 }

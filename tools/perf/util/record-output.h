@@ -33,6 +33,7 @@ struct record_output {
 	size_t mmap_pages;
 	struct perf_compressor *zc;
 	struct feat_buf zstage;        /* one ring's records, compressed together */
+	struct jit_save *jsave;        /* JIT files of containerised processes (jit-save.h) */
 
 	uint64_t samples, lost_events, lost_chunks, lost_samples;
 	uint64_t bytes_written;
@@ -78,5 +79,9 @@ void record_output__comp_totals(const struct record_output *o, uint64_t *in, uin
 
 /* Frees everything (also after a failed open or start). */
 void record_output__exit(struct record_output *o);
+
+/* The lost-event warnings and the last line perf 6.1 prints, on f (-q: none). */
+void record_output__print_lost(const struct record_output *o, FILE *f);
+void record_output__print_summary(const struct record_output *o, FILE *f);
 
 #endif

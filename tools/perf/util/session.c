@@ -171,6 +171,7 @@ struct perf_session *perf_session__open(const char *path)
 	}
 	s->ids = xzalloc(sizeof(struct id_map));
 	machine__init(&s->machine);
+	machine__set_data_path(&s->machine, path);
 	session__sync_evsels(s);
 	session__name_tracepoints(s);
 	session__apply_build_ids(s, s->reader.feat[HEADER_BUILD_ID].data, s->reader.feat[HEADER_BUILD_ID].size);

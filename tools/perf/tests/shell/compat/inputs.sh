@@ -1,0 +1,39 @@
+# Inputs of the compat matrix (report side), sourced by compat-matrix.sh.
+# Each input_NAME writes $CM_DIR/NAME.data with perf 6.1 ($PERF_REF), small
+# and quick; cwd is $CM_DIR. Return 2 after `cm_skip "why"` when this machine
+# cannot record it.
+
+CM_MIX="$WORKLOADS/report_mix"
+
+cm_ref_record() {  # output, record args... -- workload
+	local out=$1
+	shift
+	[ -x "$CM_MIX" ] || { echo "workload $CM_MIX not built"; return 1; }
+	"$PERF_REF" record -q -o "$out" "$@"
+}
+
+# no call chains: cpu-clock samples of a 4:2:1 profile
+input_flat() { cm_ref_record flat.data -e cpu-clock -- "$CM_MIX" 0.3; }
+
+# frame-pointer call chains
+input_g() { cm_ref_record g.data -g -e cpu-clock -- "$CM_MIX" 0.3; }
+
+# DWARF unwinding: small stack copies keep it quick
+input_dwarf() { cm_ref_record dwarf.data --call-graph dwarf,4096 -e cpu-clock -- "$CM_MIX" 0.2; }
+
+# pipe format (written to stdout), with and without chains
+input_pipe() { cm_ref_record - -e cpu-clock -- "$CM_MIX" 0.3 > pipe.data; }
+input_gpipe() { cm_ref_record - -g -e cpu-clock -- "$CM_MIX" 0.3 > gpipe.data; }
+
+# two events in one file
+input_two() { cm_ref_record two.data -e cpu-clock -e task-clock -- "$CM_MIX" 0.3; }
+input_gtwo() { cm_ref_record gtwo.data -g -e cpu-clock -e task-clock -- "$CM_MIX" 0.3; }
+
+# a tracepoint (sched_switch of a sleeping workload) next to cpu-clock
+input_tp() {
+	tracefs_dir > /dev/null || { cm_skip "no tracefs"; return 2; }
+	cm_ref_record tp.data -e sched:sched_switch -e cpu-clock -- "$CM_MIX" 0.2
+}
+
+# system-wide, with chains: kernel symbols, many comms and DSOs
+input_sys() { cm_ref_record sys.data -a -g -e cpu-clock -F 499 -- "$CM_MIX" 0.3; }
