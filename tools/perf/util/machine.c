@@ -495,9 +495,11 @@ static int process_ksymbol(struct machine *m, const struct perf_record_ksymbol *
 	i = maps__lower(m->ksymbols, k->addr);
 	for (j = i; j < m->ksymbols->nr && m->ksymbols->entries[j]->start < end; j++)
 		map__put(m->ksymbols->entries[j]);
-	memmove(&m->ksymbols->entries[i], &m->ksymbols->entries[j],
-		(m->ksymbols->nr - j) * sizeof(*m->ksymbols->entries));
-	m->ksymbols->nr -= j - i;
+	if (j > i) {
+		memmove(&m->ksymbols->entries[i], &m->ksymbols->entries[j],
+			(m->ksymbols->nr - j) * sizeof(*m->ksymbols->entries));
+		m->ksymbols->nr -= j - i;
+	}
 	if (k->flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER)
 		return 0;
 	snprintf(name, sizeof(name), "%.*s", (int)strnlen(k->name, max), k->name);

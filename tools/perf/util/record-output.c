@@ -49,8 +49,13 @@ int record_output__open(struct record_output *o, const char *path, struct evlist
 	o->path = path;
 	o->pipe = !strcmp(path, "-");
 	o->evlist = el;
-	/* pipe mode has no place for BUILD_ID at the end */
-	o->track_hits = track_hits && !o->pipe;
+	/*
+	 * Pipe mode has no place for BUILD_ID at the end. With -z perf 6.1
+	 * leaves it out as well: a [vdso] build-id would send perf 6.1 to a
+	 * build-id cache that perf record -z did not fill, so the vdso's
+	 * symbols would be lost to it.
+	 */
+	o->track_hits = track_hits && !o->pipe && !comp_level;
 	o->comp_level = comp_level;
 	o->mmap_pages = mmap_pages;
 	/* the time field sits after IDENTIFIER?, IP, TID in every sample */
@@ -152,6 +157,8 @@ int record_output__synthesize(struct record_output *o, pid_t child, const pid_t 
 		ret = synthesize_thread_map(&t, o->evlist);
 	if (!ret)
 		ret = synthesize_cpu_map(&t, o->evlist);
+	if (!ret)
+		ret = synthesize_bpf_events(&t);
 	if (!ret && child > 0)
 		ret = synthesize_comm(&t, child, child, "perf-exec", false);
 	if (!ret && system_wide)

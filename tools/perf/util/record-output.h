@@ -58,8 +58,9 @@ int record_output__synth(void *arg, const union perf_event *ev);
 
 /*
  * Records for what existed before the start: ID_INDEX, the kernel map,
- * THREAD_MAP, CPU_MAP, the workload's COMM (child > 0), every process
- * (system_wide) or the pids', then FINISHED_INIT. -1 on a write error.
+ * THREAD_MAP, CPU_MAP, the loaded BPF programs (KSYMBOL, BPF_EVENT), the
+ * workload's COMM (child > 0), every process (system_wide) or the pids',
+ * then FINISHED_INIT. -1 on a write error.
  */
 int record_output__synthesize(struct record_output *o, pid_t child, const pid_t *pids, int nr_pids,
 			      bool system_wide);
