@@ -18,6 +18,10 @@ enum dso_kind {
 
 struct debuginfod;
 
+struct dso_segment {
+	uint64_t offset, vaddr, filesz;   /* a PT_LOAD of the ELF */
+};
+
 /*
  * State a unit above dso.c keeps per DSO (srcline's libdw handle and line
  * cache, unwind's CFI): it lives exactly as long as the DSO, so a cache
@@ -33,10 +37,6 @@ struct dso_priv_key {
 struct dso_priv {
 	const struct dso_priv_key *key;
 	void *data;
-};
-
-struct dso_segment {
-	uint64_t offset, vaddr, filesz;   /* a PT_LOAD of the ELF */
 };
 
 struct dso {

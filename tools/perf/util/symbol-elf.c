@@ -154,12 +154,7 @@ static bool sym__wanted(const GElf_Sym *sym, const char *name, const GElf_Shdr *
 {
 	int type = GELF_ST_TYPE(sym->st_info);
 
-	/*
-	 * SHN_ABS: no place in the file, e.g. the version-definition names
-	 * (ELFUTILS_1.1.1, LINUX_2.6 in the vdso) at value 0, which would
-	 * otherwise stretch over the code up to the first function; perf 6.1
-	 * leaves such addresses [unknown].
-	 */
+	/* absolute symbols are not code: version names (LINUX_2.6, XZ_5.1.2alpha) at 0 */
 	if (!name || !name[0] || sym->st_shndx == SHN_UNDEF || sym->st_shndx == SHN_ABS)
 		return false;
 	switch (type) {
@@ -169,7 +164,7 @@ static bool sym__wanted(const GElf_Sym *sym, const char *name, const GElf_Shdr *
 		return true;
 	case STT_NOTYPE:
 		/* assembler labels in code, not local ".L" labels */
-		return sec && (sec->sh_flags & SHF_EXECINSTR) &&
+		return sym->st_shndx != SHN_ABS && sec && (sec->sh_flags & SHF_EXECINSTR) &&
 		       name[0] != '.' && name[0] != '$';
 	default:
 		return false;
