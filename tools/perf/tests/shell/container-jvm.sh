@@ -46,10 +46,10 @@ baseline() {
 }
 
 # 1. recorded from start to exit: the container is gone when inject runs
-mkdir ct1
+mkdir ct1 && ct_keep_tree "$PWD/ct1"
 "$PERF" record -k mono -e cpu-clock -o exited.data -- \
 	unshare --pid --fork --mount --mount-proc --kill-child -- \
-	sh -c 'mount --bind "$0" /tmp && exec "$@"' "$PWD/ct1" \
+	sh -c "$CT_MOUNT"' && exec "$@"' "$PWD/ct1" \
 	$JAVA -agentpath:"$AGENT"=dir=/tmp -cp "$JAVA_CLASSES" JvmtiHot 3 >java1.out 2>rec1.err ||
 	fail "record of the container failed: $(tail -3 rec1.err)"
 dump=$(find_dump ct1)
@@ -73,7 +73,7 @@ grep -q "pid $pid maps /tmp/.*jit-1.dump, the jitdump of a pid 1: it ran in anot
 mv saved.jit exited.data.jit
 
 # 2. a running container recorded by host pid for a few seconds, injected while it runs
-mkdir ct2
+mkdir ct2 && ct_keep_tree "$PWD/ct2"
 ct_start "$PWD/ct2" $JAVA -agentpath:"$AGENT"=dir=/tmp -cp "$JAVA_CLASSES" JvmtiHot 600
 for i in $(seq 100); do [ -n "$(find ct2 -name 'jit-*.dump')" ] && break; sleep 0.1; done
 sleep 1

@@ -20,10 +20,10 @@ count() {
 }
 
 # 1. recorded to the end: the container and its /tmp are gone when report runs
-mkdir ct1
+mkdir ct1 && ct_keep_tree "$PWD/ct1"
 "$PERF" record -e cpu-clock -o exited.data -- \
 	unshare --pid --fork --mount --mount-proc --kill-child -- \
-	sh -c 'mount --bind "$0" /tmp && exec "$@"' "$PWD/ct1" node --perf-basic-prof "$JS" 2 >node1.out 2>rec1.err ||
+	sh -c "$CT_MOUNT"' && exec "$@"' "$PWD/ct1" node --perf-basic-prof "$JS" 2 >node1.out 2>rec1.err ||
 	fail "record failed: $(tail -3 rec1.err)"
 grep -q '^done' node1.out || fail "node did not finish"
 ls ct1/perf-*.map >/dev/null 2>&1 || fail "node wrote no perf map in its /tmp: $(ls ct1)"

@@ -5,8 +5,6 @@
 
 need_containers() {
 	need_root
-	# the containers get a /tmp of their own: a tree under /tmp is not in there
-	case "$TOP" in /tmp/*) skip "the source tree is under /tmp, which the test containers hide" ;; esac
 	need_cmd unshare
 	unshare --pid --fork --mount --mount-proc --kill-child -- true 2>/dev/null ||
 		skip "unshare cannot make pid+mount namespaces here"
@@ -14,12 +12,26 @@ need_containers() {
 
 CT_PIDS=""
 
+# The container's /tmp is a host directory ($0 of CT_MOUNT) bound over /tmp. A source
+# tree under /tmp (a CI clone) would be hidden by it, and with it the agent, the
+# workloads and the Java classes: it is bound back at its own path inside that /tmp
+# (the mount lives only in the container's mount namespace).
+CT_MOUNT='mount --bind "$0" /tmp'
+ct_keep_tree() {
+	case "$TOP" in
+	/tmp/*)
+		mkdir -p "$1/${TOP#/tmp/}" || fail "cannot make $1/${TOP#/tmp/}"
+		CT_MOUNT='mount --bind "'"$TOP"'" "$0/'"${TOP#/tmp/}"'" && mount --rbind "$0" /tmp' ;;
+	esac
+}
+
 # ct_run TMPDIR CMD ARGS...: runs CMD in a new container whose /tmp is TMPDIR, in the foreground
 ct_run() {
 	local tmpdir=$1
 	shift
+	ct_keep_tree "$tmpdir"
 	unshare --pid --fork --mount --mount-proc --kill-child -- \
-		sh -c 'mount --bind "$0" /tmp && cd /tmp && exec "$@"' "$tmpdir" "$@"
+		sh -c "$CT_MOUNT"' && cd /tmp && exec "$@"' "$tmpdir" "$@"
 }
 
 # ct_start TMPDIR CMD ARGS...: the same in the background; sets CT_PID to the host pid of CMD
@@ -27,8 +39,9 @@ ct_start() {
 	local tmpdir=$1
 	shift
 	# not through ct_run: $! must be unshare itself, not a subshell
+	ct_keep_tree "$tmpdir"
 	unshare --pid --fork --mount --mount-proc --kill-child -- \
-		sh -c 'mount --bind "$0" /tmp && cd /tmp && exec "$@"' "$tmpdir" "$@" &
+		sh -c "$CT_MOUNT"' && cd /tmp && exec "$@"' "$tmpdir" "$@" &
 	ct_wait_for $! "$1"
 }
 
