@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * SDT operand conversion against the register table and size->type table
- * of shared/specs/sdt.md §5, plus the cases where we differ from perf 6.1
+ * of Documentation/formats/sdt.md §5, plus the cases where we differ from perf 6.1
  * on purpose (high bytes, immediates, %rip globals, refusals).
  */
 #include <stdlib.h>

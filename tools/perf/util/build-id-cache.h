@@ -4,7 +4,7 @@
 
 /*
  * Managing the build-id cache as `perf buildid-cache` does, in perf 6.1's
- * layout (shared/specs/buildid-cache.md §2): <root>/.build-id/xx/rest links,
+ * layout (Documentation/formats/buildid-cache.md §2): <root>/.build-id/xx/rest links,
  * <root><path>/<bid>/{elf,debug,probes}. Name helpers come from build-id.h.
  *
  * Everything below <root> is reached with openat(O_NOFOLLOW) component by

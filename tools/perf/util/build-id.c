@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Build-ids: reading them, and the on-disk build-id cache in the layout
- * perf 6.1 uses (see shared/specs/buildid-cache.md), so either tool finds
+ * perf 6.1 uses (see Documentation/formats/buildid-cache.md), so either tool finds
  * what the other stored.
  */
 #include <errno.h>

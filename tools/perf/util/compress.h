@@ -4,7 +4,7 @@
 
 /*
  * zstd for perf.data: PERF_RECORD_COMPRESSED records and the
- * HEADER_COMPRESSED feature (../shared/specs/perf-data-records-2.md).
+ * HEADER_COMPRESSED feature (Documentation/formats/perf-data-records-2.md).
  *
  * One compression (decompression) stream runs over a whole file, as perf
  * 6.1 writes and reads it: a COMPRESSED record's payload continues the

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * perf.data reader and writer, file mode and pipe mode
- * (../shared/specs/perf-data.md sections 1, 3, 4.3, 5, 6).
+ * (Documentation/formats/perf-data.md sections 1, 3, 4.3, 5, 6).
  *
  * The reader maps regular files and hands out records in place, so reading
  * a large file costs about one page fault per page. Pipes are read through

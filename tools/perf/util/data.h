@@ -3,7 +3,7 @@
 #define PERF_UTIL_DATA_H
 
 /*
- * perf.data I/O, file mode and pipe mode (../shared/specs/perf-data.md).
+ * perf.data I/O, file mode and pipe mode (Documentation/formats/perf-data.md).
  * The reader hands out records in file order; ordering by time is the
  * session's job. The writer lays files out as perf 6.1 does.
  */

@@ -4,7 +4,7 @@
 
 /*
  * Records of the perf.data stream as they are laid out on disk
- * (../shared/specs/perf-data.md). Kernel record types and perf_event_attr
+ * (Documentation/formats/perf-data.md). Kernel record types and perf_event_attr
  * come from the kernel's UAPI header; the types perf itself adds (>= 64)
  * are defined here.
  */

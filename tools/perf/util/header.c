@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Feature section payloads (../shared/specs/perf-data.md section 5). */
+/* Feature section payloads (Documentation/formats/perf-data.md section 5). */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
 #define PERF_UTIL_HEADER_H
 
 /*
- * Payloads of the perf.data feature sections (../shared/specs/perf-data.md
+ * Payloads of the perf.data feature sections (Documentation/formats/perf-data.md
  * section 5): the common encodings (perf strings, string lists), the
  * features perf record fills from the running system, EVENT_DESC and
  * BUILD_ID. Everything is in host byte order.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * perf inject --jit (see jit-inject.h for the processing model and
- * ../shared/specs/jitdump.md for the rules followed).
+ * Documentation/formats/jitdump.md for the rules followed).
  *
  * Cost per jitted function: one ELF built in a reused buffer and written
  * with openat/write/fstat/close through a descriptor of the dump's

@@ -9,7 +9,7 @@
  *
  * The copier hands every record of the stream (file order) to
  * jit_inject__process() before copying it. A record whose filename marks a
- * jitdump (../shared/specs/jitdump.md section 1) makes the whole dump be
+ * jitdump (Documentation/formats/jitdump.md section 1) makes the whole dump be
  * read at once: ELFs are written right away, their MMAP2 records wait in a
  * queue sorted by time and are written just before the first input record
  * that is later than them, so the output is in time order wherever the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * HotSpot dynamic attach (see jvm-attach.h and ../shared/specs/jvm-attach.md).
+ * HotSpot dynamic attach (see jvm-attach.h and Documentation/formats/jvm-attach.md).
  * Everything that touches the JVM (trigger file, SIGQUIT, socket, agent
  * copy) runs in a forked child that took the JVM's uid/gid first: the
  * listener checks its peer's credentials, files come out owned right, and

@@ -6,7 +6,7 @@
  * Loading our JVMTI agent into a running HotSpot JVM, as `jcmd PID
  * JVMTI.agent_load` does, without JDK tools: the attach listener's UNIX
  * socket /tmp/.java_pid<nspid> in the JVM's own root, started with a
- * trigger file and SIGQUIT (facts in ../shared/specs/jvm-attach.md).
+ * trigger file and SIGQUIT (facts in Documentation/formats/jvm-attach.md).
  * The work that touches the JVM's files runs in a child process with the
  * JVM's uid/gid (the listener only accepts its own user, and files we make
  * are then its). A JVM in a container gets a copy of the agent in its

@@ -4,7 +4,7 @@
 
 /*
  * The `probes` file of a build-id cache entry, in perf 6.1's text format
- * (shared/specs/buildid-cache.md §5):
+ * (Documentation/formats/buildid-cache.md §5):
  *   %sdt_python:audit=audit               SDT marker
  *   p:sdt_python/audit /usr/bin/...       its uprobe_events line(s)
  *   #probe_python3:ga=PyObject_GetAttr %di  named cached probe

@@ -3,7 +3,7 @@
 #define PERF_UTIL_PROBE_EVENT_H
 
 /*
- * Uprobe events through tracefs uprobe_events (shared/specs/uprobes-tracefs.md):
+ * Uprobe events through tracefs uprobe_events (Documentation/formats/uprobes-tracefs.md):
  * add a set of definitions all-or-nothing, delete by glob, list.
  */
 #include <stdbool.h>

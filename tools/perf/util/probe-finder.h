@@ -4,7 +4,7 @@
 
 /*
  * Probe points and arguments resolved from DWARF (libdw) into uprobe
- * places and fetchargs (shared/specs/uprobes-tracefs.md).
+ * places and fetchargs (Documentation/formats/uprobes-tracefs.md).
  *
  * Points (struct probe_point, probe-event.h): an inlined FUNC is probed at
  * every inline site.

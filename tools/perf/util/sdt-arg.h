@@ -5,7 +5,7 @@
 /*
  * SDT argument strings ("-4@%r14d", "8@152(%rbx)", "4@$42", "8@[sp, 16]")
  * turned into uprobe fetchargs with a type ("%r14:s32", "+152(%bx):u64",
- * "\42:s32", "+16(%sp):u64"). See shared/specs/sdt.md §5 and
+ * "\42:s32", "+16(%sp):u64"). See Documentation/formats/sdt.md §5 and
  * uprobes-tracefs.md §2.
  */
 #include <stdbool.h>

@@ -3,7 +3,7 @@
 #define PERF_UTIL_SDT_H
 
 /*
- * SDT markers of an ELF file (.note.stapsdt, shared/specs/sdt.md): where
+ * SDT markers of an ELF file (.note.stapsdt, Documentation/formats/sdt.md): where
  * each probe site and semaphore is in the file, and the uprobe_events line
  * that probes it.
  */

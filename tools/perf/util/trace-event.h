@@ -4,7 +4,7 @@
 
 /*
  * Tracepoint formats: the TRACING_DATA payload of perf.data (feature 1 /
- * pipe record 66, ../shared/specs/perf-data.md §5.2), the tracefs format
+ * pipe record 66, Documentation/formats/perf-data.md §5.2), the tracefs format
  * files it carries, and decoding of PERF_SAMPLE_RAW payloads into the text
  * `perf script` prints for a tracepoint.
  */

@@ -3,7 +3,7 @@
 #define PERF_UTIL_TRACEFS_H
 
 /*
- * Access to the kernel's tracefs (../shared/specs/uprobes-tracefs.md §1):
+ * Access to the kernel's tracefs (Documentation/formats/uprobes-tracefs.md §1):
  * where it is, event ids and format files, and the list of event systems.
  */
 #include <stddef.h>
