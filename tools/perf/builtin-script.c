@@ -165,7 +165,7 @@ static const char *const script_usage[] = {
 
 int cmd_script(int argc, const char **argv)
 {
-	static struct script sc;
+	struct script sc = { .ready = false };
 	const char *input = NULL, *symfs = NULL, *kallsyms = NULL, *vmlinux = NULL, *itrace = NULL;
 	bool inl = false, force = false, demangle = true, demangle_kernel = false;
 	bool full_source_path = false, show_kernel_path = false;
