@@ -427,6 +427,10 @@ size_t script_output__resolve(struct script_output *o, struct perf_session *s,
 
 	*thread = NULL;
 	n = sample__resolve_frames(&s->machine, sample, o->frames, max ? max : 1, thread);
+	/* addresses of a sample without a thread (tid -1) resolve in its
+	 * process, but perf 6.1 names the thread ":-1" */
+	if ((int32_t)sample->tid == -1 && (int32_t)sample->pid != -1)
+		*thread = machine__findnew_thread(&s->machine, (int32_t)sample->pid, -1);
 	/* --max-stack 0 prints the sample without any frame */
 	return chain && !o->max_stack ? 0 : n;
 }
