@@ -11,6 +11,7 @@
 #include "util/annotate.h"
 #include "util/callchain.h"
 #include "util/debug.h"
+#include "util/debuginfod.h"
 #include "util/parse-options.h"
 #include "util/session.h"
 #include "util/util.h"
@@ -166,6 +167,7 @@ int cmd_annotate(int argc, const char **argv)
 	bool force = false, skip_missing = false;
 	const char *dsos = NULL, *color = NULL, *symfs = NULL, *vmlinux = NULL;
 	struct annotate_ctx ctx = { .no_source = false };
+	struct debuginfod_opt dbgd = DEBUGINFOD_OPT_INIT;
 	const struct option options[] = {
 		OPT_STRING('i', "input", &input, "file", "input file name"),
 		OPT_STRING('s', "symbol", &symbol, "symbol", "symbol to annotate"),
@@ -182,6 +184,7 @@ int cmd_annotate(int argc, const char **argv)
 		OPT_BOOLEAN('f', "force", &force, "don't complain, do it"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
 		OPT_BOOLEAN('q', "quiet", &quiet, "do not show any warnings or messages"),
+		OPT_DEBUGINFOD(&dbgd),
 		OPT_END()
 	};
 	struct perf_session *s;
@@ -203,6 +206,7 @@ int cmd_annotate(int argc, const char **argv)
 		return 1;
 	if (symfs)
 		s->machine.dsos.symfs = symfs;
+	s->machine.dsos.debuginfod = debuginfod__new(&dbgd, true);
 	ann.tool.sample = annotate__sample;
 	ret = perf_session__process_events(s, &ann.tool);
 	if (ret < 0) {

@@ -11,6 +11,7 @@
 #include "builtin.h"
 #include "util/build-id-cache.h"
 #include "util/debug.h"
+#include "util/debuginfod.h"
 #include "util/parse-options.h"
 #include "util/util.h"
 
@@ -59,6 +60,8 @@ int cmd_buildid_cache(int argc, const char **argv)
 	struct name_list add = { 0 }, rem = { 0 }, purge = { 0 };
 	bool list = false, purge_all = false;
 	const char *debug_dir = NULL;
+	struct debuginfod_opt dbgd_opt = DEBUGINFOD_OPT_INIT;
+	struct debuginfod *dbgd;
 	const struct option options[] = {
 		OPT_CALLBACK('a', "add", &add, "file list", "file(s) to add", add_names),
 		OPT_CALLBACK('r', "remove", &rem, "file list", "file(s) to remove", add_names),
@@ -67,6 +70,7 @@ int cmd_buildid_cache(int argc, const char **argv)
 		OPT_BOOLEAN('l', "list", &list, "list all cached files"),
 		OPT_STRING(0, "debug-dir", &debug_dir, "dir", "directory of the build-id cache (default ~/.debug)"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
+		OPT_DEBUGINFOD(&dbgd_opt),
 		OPT_END(),
 	};
 	char *root;
@@ -78,6 +82,8 @@ int cmd_buildid_cache(int argc, const char **argv)
 	root = bidcache__root(debug_dir);
 	/* children (and our own helpers) see the same cache */
 	setenv("PERF_BUILDID_DIR", root, 1);
+	/* off unless asked, as in upstream perf: adding must not wait on a network */
+	dbgd = debuginfod__new(&dbgd_opt, false);
 
 	for (size_t i = 0; i < add.nr; i++) {
 		char bid[41];
@@ -88,6 +94,7 @@ int cmd_buildid_cache(int argc, const char **argv)
 		}
 		if (verbose)
 			printf("Adding %s %s: Ok\n", bid, add.v[i]);
+		debuginfod__ensure_debuginfo(dbgd, add.v[i]);
 	}
 	for (size_t i = 0; i < rem.nr; i++) {
 		char bid[41] = "";
@@ -138,5 +145,6 @@ int cmd_buildid_cache(int argc, const char **argv)
 	free(rem.v);
 	free(purge.v);
 	free(root);
+	debuginfod__delete(dbgd);
 	return err;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "builtin.h"
+#include "util/build-id.h"
 #include "util/data.h"
 #include "util/debug.h"
 #include "util/header.h"
@@ -76,7 +77,7 @@ static void bid_list__print(const struct bid_list *l)
 			int32_t key = l->v[i].pid == -1 ? INT32_MIN + 1 : l->v[i].pid;
 
 			if (key == next)
-				printf("%s %s\n", build_id__hex(l->v[i].build_id, l->v[i].size, hex),
+				printf("%s %s\n", build_id__sprintf(l->v[i].build_id, l->v[i].size, hex),
 				       l->v[i].filename);
 		}
 		if (next == INT32_MAX)
@@ -169,7 +170,7 @@ static int print_hits(struct bid_list *l, const char *path)
 		if (!dso->hit || listed)
 			continue;
 		if (dso->build_id_size)
-			build_id__hex(dso->build_id, dso->build_id_size, hex);
+			build_id__sprintf(dso->build_id, dso->build_id_size, hex);
 		printf("%-40s %s\n", hex, dso->long_name);
 	}
 	free(h.order);
@@ -215,36 +216,23 @@ static int list_file(const char *path, bool with_hits)
 static int print_kernel_build_id(void)
 {
 	size_t size;
-	unsigned char *notes = (unsigned char *)read_file("/sys/kernel/notes", &size);
-	size_t pos = 0;
+	char *notes = read_file("/sys/kernel/notes", &size);
+	uint8_t id[BUILD_ID_MAX];
+	char hex[2 * BUILD_ID_MAX + 1];
+	int n;
 
 	if (!notes) {
 		pr_err("/sys/kernel/notes: %s\n", strerror(errno));
 		return -1;
 	}
-	while (pos + 12 <= size) {
-		uint32_t namesz, descsz, type;
-		size_t name_off = pos + 12, desc_off;
-
-		memcpy(&namesz, notes + pos, 4);
-		memcpy(&descsz, notes + pos + 4, 4);
-		memcpy(&type, notes + pos + 8, 4);
-		desc_off = name_off + ALIGN_UP((size_t)namesz, (size_t)4);
-		if (desc_off > size || descsz > size - desc_off)
-			break;
-		if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 && !memcmp(notes + name_off, "GNU", 4) &&
-		    descsz <= BUILD_ID_MAX) {
-			char hex[2 * BUILD_ID_MAX + 1];
-
-			printf("%s\n", build_id__hex(notes + desc_off, descsz, hex));
-			free(notes);
-			return 0;
-		}
-		pos = desc_off + ALIGN_UP((size_t)descsz, (size_t)4);
-	}
+	n = build_id__from_notes(notes, size, id, sizeof(id));
 	free(notes);
-	pr_err("/sys/kernel/notes: no build-id note\n");
-	return -1;
+	if (n < 0) {
+		pr_err("/sys/kernel/notes: no build-id note\n");
+		return -1;
+	}
+	printf("%s\n", build_id__sprintf(id, (size_t)n, hex));
+	return 0;
 }
 
 int cmd_buildid_list(int argc, const char **argv)

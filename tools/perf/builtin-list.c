@@ -4,6 +4,7 @@
  * ("  %-50s [kind]"), optionally limited to kinds (hw, sw, tracepoint, sdt)
  * or to a glob.
  */
+#include <dirent.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,17 +15,11 @@
 
 #include "builtin.h"
 #include "util/debug.h"
+#include "util/parse-events.h"
 #include "util/parse-options.h"
+#include "util/sdt-cache.h"
 #include "util/tracefs.h"
 #include "util/util.h"
-
-/*
- * SDT events of the build-id cache. Whoever implements the probe cache
- * defines this (non-weak) to call @cb once per cached SDT note with its
- * provider and name; until then there is nothing to list.
- */
-int sdt_cache__for_each_event(int (*cb)(const char *provider, const char *name, void *arg), void *arg)
-	__attribute__((weak));
 
 struct list_filter {
 	/* no ':' in the glob: a substring pattern on the event name (perf 6.1) */
@@ -38,79 +33,58 @@ static bool name_matches(const struct list_filter *f, const char *name)
 	return !f || (f->name_glob && !fnmatch(f->name_glob, name, 0));
 }
 
+/* --raw-dump: names only, each followed by a space (what perf's bash completion reads) */
+static bool raw_dump;
+
 static void print_entry(const char *name, const char *kind)
 {
-	printf("  %-50s [%s]\n", name, kind);
+	if (raw_dump)
+		printf("%s ", name);
+	else
+		printf("  %-50s [%s]\n", name, kind);
 }
 
-struct named_event {
-	const char *name;
-	const char *alias;
-	uint64_t config;
-};
-
-static void print_fixed(const struct named_event *ev, size_t n, const char *kind,
-			const struct list_filter *f, int type)
+static void print_one(const char *name, const char *alias, const char *kind,
+		      const struct list_filter *f)
 {
-	for (size_t i = 0; i < n; i++) {
-		char buf[128];
+	char buf[128];
 
-		if (!name_matches(f, ev[i].name) && !(ev[i].alias && name_matches(f, ev[i].alias)))
-			continue;
-		if (type >= 0) {
-			/* listed only when the kernel can count it, as perf does */
-			struct perf_event_attr attr = {
-				.type = type, .size = sizeof(attr), .config = ev[i].config,
-				.disabled = 1, .exclude_kernel = 1, .exclude_hv = 1,
-			};
-			int fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
-
-			if (fd < 0)
-				continue;
-			close(fd);
-		}
-		if (ev[i].alias)
-			snprintf(buf, sizeof(buf), "%s OR %s", ev[i].name, ev[i].alias);
-		else
-			snprintf(buf, sizeof(buf), "%s", ev[i].name);
-		print_entry(buf, kind);
-	}
+	if (!name_matches(f, name) && !(alias && name_matches(f, alias)))
+		return;
+	if (alias && !raw_dump)
+		snprintf(buf, sizeof(buf), "%s OR %s", name, alias);
+	else
+		snprintf(buf, sizeof(buf), "%s", name);
+	print_entry(buf, kind);
 }
 
-static const struct named_event hw_events[] = {
-	{ "branch-instructions", "branches", PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	{ "branch-misses", NULL, PERF_COUNT_HW_BRANCH_MISSES },
-	{ "bus-cycles", NULL, PERF_COUNT_HW_BUS_CYCLES },
-	{ "cache-misses", NULL, PERF_COUNT_HW_CACHE_MISSES },
-	{ "cache-references", NULL, PERF_COUNT_HW_CACHE_REFERENCES },
-	{ "cpu-cycles", "cycles", PERF_COUNT_HW_CPU_CYCLES },
-	{ "instructions", NULL, PERF_COUNT_HW_INSTRUCTIONS },
-	{ "ref-cycles", NULL, PERF_COUNT_HW_REF_CPU_CYCLES },
-	{ "stalled-cycles-backend", "idle-cycles-backend", PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
-	{ "stalled-cycles-frontend", "idle-cycles-frontend", PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
-};
+/* listed only when the kernel can count it, as perf does */
+static bool can_count(uint32_t type, uint64_t config)
+{
+	struct perf_event_attr attr = {
+		.type = type, .size = sizeof(attr), .config = config,
+		.disabled = 1, .exclude_kernel = 1, .exclude_hv = 1,
+	};
+	int fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
 
-static const struct named_event sw_events[] = {
-	{ "alignment-faults", NULL, PERF_COUNT_SW_ALIGNMENT_FAULTS },
-	{ "bpf-output", NULL, PERF_COUNT_SW_BPF_OUTPUT },
-	{ "cgroup-switches", NULL, PERF_COUNT_SW_CGROUP_SWITCHES },
-	{ "context-switches", "cs", PERF_COUNT_SW_CONTEXT_SWITCHES },
-	{ "cpu-clock", NULL, PERF_COUNT_SW_CPU_CLOCK },
-	{ "cpu-migrations", "migrations", PERF_COUNT_SW_CPU_MIGRATIONS },
-	{ "dummy", NULL, PERF_COUNT_SW_DUMMY },
-	{ "emulation-faults", NULL, PERF_COUNT_SW_EMULATION_FAULTS },
-	{ "major-faults", NULL, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
-	{ "minor-faults", NULL, PERF_COUNT_SW_PAGE_FAULTS_MIN },
-	{ "page-faults", "faults", PERF_COUNT_SW_PAGE_FAULTS },
-	{ "task-clock", NULL, PERF_COUNT_SW_TASK_CLOCK },
-};
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+static void print_symbols(uint32_t type, const char *kind, const struct list_filter *f)
+{
+	size_t n;
+	const struct event_symbol *ev = event_symbols__table(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (ev[i].type == type && (type != PERF_TYPE_HARDWARE || can_count(type, ev[i].config)))
+			print_one(ev[i].list_name, ev[i].alias, kind, f);
+}
 
 /* perf's own "tool" events, listed with the software ones */
-static const struct named_event tool_events[] = {
-	{ "duration_time", NULL, 0 },
-	{ "user_time", NULL, 0 },
-	{ "system_time", NULL, 0 },
-};
+static const char *const tool_events[] = { "duration_time", "user_time", "system_time" };
 
 struct tp_list {
 	const struct list_filter *f;
@@ -137,6 +111,24 @@ static int collect_tracepoint(const char *sys, const char *event, void *arg)
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * "sdt_P:N@PATH(BUILDID)": by name, then, as perf 6.1 lists the copies of
+ * one name, by build-id.
+ */
+static int cmp_sdt(const void *a, const void *b)
+{
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+	size_t nx = strcspn(x, "@"), ny = strcspn(y, "@");
+	const char *bx = strrchr(x, '('), *by = strrchr(y, '(');
+	int r = strncmp(x, y, nx < ny ? nx : ny);
+
+	if (r || nx != ny)
+		return r ? r : (nx < ny ? -1 : 1);
+	if (bx && by && (r = strcmp(bx, by)))
+		return r;
+	return strcmp(x, y);
 }
 
 static void print_tracepoints(const struct list_filter *f)
@@ -171,20 +163,23 @@ static int collect_sdt(const char *provider, const char *name, void *arg)
 	return 0;
 }
 
-/* SDT events, "sdt_PROVIDER:NAME", from the build-id cache when that is built in */
+/* SDT events, "sdt_PROVIDER:NAME", from the build-id cache */
 static void print_sdt_events(const struct list_filter *f)
 {
 	struct tp_list l = { .f = f };
 
-	if (!sdt_cache__for_each_event)
-		return;
 	sdt_cache__for_each_event(collect_sdt, &l);
 	if (l.n)
-		qsort(l.names, l.n, sizeof(*l.names), cmp_str);
+		qsort(l.names, l.n, sizeof(*l.names), cmp_sdt);
 	for (size_t i = 0; i < l.n; i++) {
-		/* the same note cached for two binaries is one event name */
-		if (!i || strcmp(l.names[i], l.names[i - 1]))
+		if (raw_dump) {
+			/* perf 6.1 dumps every copy, without its @PATH(BUILDID) */
+			l.names[i][strcspn(l.names[i], "@")] = '\0';
 			print_entry(l.names[i], "SDT event");
+		} else if (!i || strcmp(l.names[i], l.names[i - 1])) {
+			/* the same note cached for two binaries is one event name */
+			print_entry(l.names[i], "SDT event");
+		}
 	}
 	for (size_t i = 0; i < l.n; i++)
 		free(l.names[i]);
@@ -193,24 +188,63 @@ static void print_sdt_events(const struct list_filter *f)
 
 static void print_hw(const struct list_filter *f)
 {
-	print_fixed(hw_events, ARRAY_SIZE(hw_events), "Hardware event", f, PERF_TYPE_HARDWARE);
+	print_symbols(PERF_TYPE_HARDWARE, "Hardware event", f);
 }
 
 static void print_sw(const struct list_filter *f)
 {
-	print_fixed(sw_events, ARRAY_SIZE(sw_events), "Software event", f, -1);
-	print_fixed(tool_events, ARRAY_SIZE(tool_events), "Tool event", f, -1);
+	print_symbols(PERF_TYPE_SOFTWARE, "Software event", f);
+	for (size_t i = 0; i < ARRAY_SIZE(tool_events); i++)
+		print_one(tool_events[i], NULL, "Tool event", f);
+}
+
+/* "PMU/EVENT/" of every PMU's sysfs events directory (the CPU's as "EVENT OR cpu/EVENT/") */
+static void print_pmu_events(const struct list_filter *f)
+{
+	const char *root = "/sys/bus/event_source/devices";
+	struct dirent **pmus = NULL;
+	int np = scandir(root, &pmus, NULL, alphasort);
+
+	for (int i = 0; i < np; i++) {
+		char *dir = xasprintf("%s/%s/events", root, pmus[i]->d_name);
+		struct dirent **evs = NULL;
+		int ne = pmus[i]->d_name[0] == '.' ? -1 : scandir(dir, &evs, NULL, alphasort);
+
+		for (int k = 0; k < ne; k++) {
+			const char *e = evs[k]->d_name, *dot = strchr(e, '.');
+			char *name = xasprintf("%s/%s/", pmus[i]->d_name, e);
+
+			/* .scale, .unit ... describe an event, they are none */
+			if (e[0] != '.' && !dot) {
+				if (!strcmp(pmus[i]->d_name, "cpu"))
+					print_one(e, name, "Kernel PMU event", f);
+				else
+					print_one(name, NULL, "Kernel PMU event", f);
+			}
+			free(name);
+			free(evs[k]);
+		}
+		free(evs);
+		free(dir);
+		free(pmus[i]);
+	}
+	free(pmus);
 }
 
 static void print_all(void)
 {
 	print_hw(NULL);
 	print_sw(NULL);
-	print_entry("rNNN", "Raw hardware event descriptor");
-	print_entry("cpu/t1=v1[,t2=v2,t3 ...]/modifier", "Raw hardware event descriptor");
-	print_entry("mem:<addr>[/len][:access]", "Hardware breakpoint");
+	print_pmu_events(NULL);
+	if (!raw_dump) {
+		print_entry("rNNN", "Raw hardware event descriptor");
+		print_entry("cpu/t1=v1[,t2=v2,t3 ...]/modifier", "Raw hardware event descriptor");
+		print_entry("mem:<addr>[/len][:access]", "Hardware breakpoint");
+	}
 	print_tracepoints(NULL);
 	print_sdt_events(NULL);
+	if (!raw_dump)
+		printf("\nMetric Groups:\n\n");   /* none here, but perf 6.1 ends with the heading */
 }
 
 static void print_glob(const char *glob)
@@ -227,6 +261,7 @@ static void print_glob(const char *glob)
 		f.name_glob = xasprintf("*%s*", glob);
 		print_hw(&f);
 		print_sw(&f);
+		print_pmu_events(&f);
 		print_tracepoints(&f);
 		print_sdt_events(&f);
 	}
@@ -241,7 +276,11 @@ int cmd_list(int argc, const char **argv)
 		"perf list [<options>] [hw|sw|tracepoint|sdt|event_glob]",
 		NULL,
 	};
+	bool long_desc = false;
 	const struct option options[] = {
+		OPT_BOOLEAN(0, "raw-dump", &raw_dump, "dump raw events (names only)"),
+		OPT_BOOLEAN(0, "long-desc", &long_desc,
+			    "print longer event descriptions (the same here: no event has a long one)"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
 		OPT_END(),
 	};
@@ -263,7 +302,9 @@ int cmd_list(int argc, const char **argv)
 			print_tracepoints(NULL);
 		else if (!strcmp(a, "sdt"))
 			print_sdt_events(NULL);
-		else if (!strcmp(a, "cache") || !strcmp(a, "hwcache") || !strcmp(a, "pmu") ||
+		else if (!strcmp(a, "pmu"))
+			print_pmu_events(NULL);
+		else if (!strcmp(a, "cache") || !strcmp(a, "hwcache") ||
 			 !strcmp(a, "metric") || !strcmp(a, "metricgroup"))
 			continue;     /* no cache/PMU/metric tables in this perf */
 		else

@@ -3,11 +3,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "builtin.h"
 #include "util/callchain.h"
 #include "util/debug.h"
+#include "util/debuginfod.h"
 #include "util/hist.h"
+#include "util/hist-output.h"
 #include "util/parse-options.h"
 #include "util/session.h"
 #include "util/util.h"
@@ -21,13 +22,15 @@ struct report {
 	const char *sort_keys;
 	bool children;
 	bool callchains;
-	bool callee_order;
-	double graph_threshold;
-	double percent_limit;
+	bool graph_asked;           /* -g given (not none) */
+	struct callchain_param cc;
+	int max_stack;
+	struct hist_filter filter;
 	struct dsos *dsos;
 	int children_set;           /* -1: not given */
 	bool mode_decided;
 	struct perf_session *session;
+	struct callchain_resolver resolver;
 	struct hist_frame frames[MAX_FRAMES];
 };
 
@@ -45,8 +48,9 @@ static int report__ensure_hists(struct report *rep, size_t n)
 		rep->callchains = rep->callchains && has_chain;
 		/* like perf: with call chains in the data, --children is the default */
 		rep->children = rep->children_set >= 0 ? rep->children_set == 1 && has_chain : has_chain;
-		if (rep->children)
-			rep->callee_order = false;
+		/* the graph starts at the root in children mode, at the sample without */
+		if (!rep->cc.order_set)
+			rep->cc.caller_order = rep->children;
 		rep->mode_decided = true;
 	}
 	rep->hists = xrealloc(rep->hists, n * sizeof(*rep->hists));
@@ -55,7 +59,7 @@ static int report__ensure_hists(struct report *rep, size_t n)
 			return -1;
 		rep->hists[i].children = rep->children;
 		rep->hists[i].callchains = rep->callchains;
-		rep->hists[i].callee_order = rep->callee_order;
+		rep->hists[i].callee_order = !rep->cc.caller_order;
 	}
 	rep->nr_hists = n;
 	return 0;
@@ -67,277 +71,110 @@ static int report__sample(struct perf_tool *tool, struct perf_session *s, union 
 	struct report *rep = (struct report *)tool;
 	struct hists *h;
 	struct thread *thread;
-	size_t n;
+	size_t n, max = MAX_FRAMES;
 
 	(void)ev;
 	if (report__ensure_hists(rep, s->nr_evsels) < 0)
 		return -1;
 	h = &rep->hists[evsel->idx];
-	n = sample__resolve_frames(&s->machine, sample, rep->frames,
-				   h->callchains || h->children ? MAX_FRAMES : 1, &thread);
+	if (!h->callchains && !h->children)
+		max = 1;
+	/* --max-stack counts the sampled function too */
+	else if (rep->max_stack > 0 && rep->max_stack < MAX_FRAMES)
+		max = rep->max_stack;
+	n = callchain_resolver__frames(&rep->resolver, sample, rep->frames, max, &thread);
+	if (!hist_filter__match(&rep->filter, thread ? thread->comm : "", sample->pid, sample->tid,
+				&rep->frames[0])) {
+		h->nr_filtered_period += sample->period;
+		return 0;
+	}
 	hists__add_sample(h, thread ? thread->comm : "", thread ? thread->pid : (int32_t)sample->pid,
-			  rep->frames, n, sample->period);
+			  sample->tid, sample->cpu, rep->frames, n, sample->period);
 	return 0;
-}
-
-static const char *key_header(enum sort_key k)
-{
-	switch (k) {
-	case SORT_COMM: return "Command";
-	case SORT_PID: return "Pid:Command";
-	case SORT_DSO: return "Shared Object";
-	case SORT_SYM: return "Symbol";
-	case SORT_SRCLINE: return "Source:Line";
-	default: return "?";
-	}
-}
-
-static const char *entry_field(const struct hist_entry *e, enum sort_key k, char *buf, size_t size)
-{
-	switch (k) {
-	case SORT_COMM:
-		return e->comm;
-	case SORT_PID:
-		snprintf(buf, size, "%7d:%s", e->pid, e->comm);
-		return buf;
-	case SORT_DSO:
-		return hist_frame__dso_name(&e->frame);
-	case SORT_SYM:
-		return hist_frame__sym_name(&e->frame, buf, size);
-	case SORT_SRCLINE:
-		return e->srcline ? e->srcline : "";
-	default:
-		return "";
-	}
-}
-
-static double pct(uint64_t v, uint64_t total)
-{
-	return total ? 100.0 * v / total : 0;
-}
-
-static int cmp_nodes(const void *a, const void *b)
-{
-	const struct callchain_node *x = *(const struct callchain_node *const *)a;
-	const struct callchain_node *y = *(const struct callchain_node *const *)b;
-
-	return x->period > y->period ? -1 : x->period < y->period;
-}
-
-static const char *node_name(const struct callchain_node *n, char *buf, size_t size)
-{
-	if (n->frame.sym && n->frame.inlined) {
-		snprintf(buf, size, "%s (inlined)", n->frame.sym->name);
-		return buf;
-	}
-	if (n->frame.sym)
-		return n->frame.sym->name;
-	snprintf(buf, size, "%#llx", (unsigned long long)n->frame.addr);
-	return buf;
-}
-
-/* perf's graph: a branch per caller (or callee) above the threshold, indented by level */
-static void print_graph(FILE *f, const struct callchain_node *node, uint64_t total,
-			double threshold, const char *indent, int depth)
-{
-	struct callchain_node *kids[4096];
-	size_t n = 0;
-	char name[64];
-
-	if (depth > 256)
-		return;
-	for (struct callchain_node *c = node->children; c && n < ARRAY_SIZE(kids); c = c->next)
-		if (pct(c->period, total) >= threshold)
-			kids[n++] = c;
-	qsort(kids, n, sizeof(*kids), cmp_nodes);
-	/* one child that carries everything continues the straight line */
-	if (n == 1 && kids[0]->period == node->period - node->self) {
-		fprintf(f, "%s%s\n", indent, node_name(kids[0], name, sizeof(name)));
-		print_graph(f, kids[0], total, threshold, indent, depth + 1);
-		return;
-	}
-	for (size_t i = 0; i < n; i++) {
-		bool last = i == n - 1;
-		char *sub = xasprintf("%s%s", indent, last ? "           " : "|          ");
-
-		fprintf(f, "%s|\n", indent);
-		fprintf(f, "%s%s--%.2f%%--%s\n", indent, last ? " " : "|", pct(kids[i]->period, total),
-			node_name(kids[i], name, sizeof(name)));
-		print_graph(f, kids[i], total, threshold, sub, depth + 1);
-		free(sub);
-	}
-}
-
-static void print_entry_chain(FILE *f, const struct report *rep, const struct hists *h,
-			      const struct hist_entry *e)
-{
-	const char *pad = "            ";
-	char name[512], *sub;
-	const struct callchain_node *n = &e->chain_root;
-
-	/* perf draws no graph under an entry below the graph threshold */
-	if (!e->chain_root.children ||
-	    pct(h->children ? e->period_children : e->period, h->total_period) < rep->graph_threshold)
-		return;
-	if (!h->children) {
-		/* callee graph: starts at the sampled function itself */
-		fprintf(f, "%s|\n", pad);
-		hist_frame__sym_name(&e->frame, name, sizeof(name));
-		fprintf(f, "%s---%s\n", pad, e->frame.sym ? e->frame.sym->name : name + 4);
-		sub = xasprintf("%s   ", pad);
-		print_graph(f, n, h->total_period, rep->graph_threshold, sub, 0);
-		free(sub);
-		fprintf(f, "\n");
-		return;
-	}
-	/* caller graph: a chain every sample shares is printed as one straight line */
-	if (n->children && !n->children->next && n->children->period == n->period - n->self &&
-	    pct(n->children->period, h->total_period) >= rep->graph_threshold) {
-		n = n->children;
-		fprintf(f, "%s|\n%s---%s\n", pad, pad, node_name(n, name, sizeof(name)));
-		sub = xasprintf("%s   ", pad);
-		print_graph(f, n, h->total_period, rep->graph_threshold, sub, 0);
-		free(sub);
-	} else
-		print_graph(f, n, h->total_period, rep->graph_threshold, pad, 0);
-	fprintf(f, "\n");
-}
-
-static void print_hists(FILE *f, struct report *rep, struct perf_session *s, struct evsel *evsel,
-			struct hists *h)
-{
-	size_t nr, shown = 0;
-	struct hist_entry **v = hists__sorted(h, &nr);
-	size_t width[MAX_SORT_KEYS];
-	char buf[1024];
-	uint64_t nsamples = evsel->nr_samples;
-	char unit = ' ';
-	double nshow = nsamples;
-
-	for (int k = 0; k < h->nr_keys; k++)
-		width[k] = strlen(key_header(h->keys[k]));
-	for (size_t i = 0; i < nr; i++) {
-		uint64_t v_ = h->children ? v[i]->period_children : v[i]->period;
-
-		if (pct(v_, h->total_period) < rep->percent_limit)
-			continue;
-		for (int k = 0; k < h->nr_keys; k++) {
-			size_t l = strlen(entry_field(v[i], h->keys[k], buf, sizeof(buf)));
-
-			if (l > width[k])
-				width[k] = l;
-		}
-	}
-	/* perf's sample count: 1234 -> 1K */
-	while (nshow >= 1000 && unit != 'G') {
-		nshow /= 1000;
-		unit = unit == ' ' ? 'K' : unit == 'K' ? 'M' : 'G';
-	}
-	if (!quiet) {
-		fprintf(f, "#\n# Samples: %.0f%c of event '%s'\n", unit == ' ' ? nshow : (double)(uint64_t)nshow,
-			unit, evsel->name);
-		fprintf(f, "# Event count (approx.): %llu\n#\n", (unsigned long long)evsel->total_period);
-		fprintf(f, "#");
-		if (h->children)
-			fprintf(f, " Children      Self");
-		else
-			fprintf(f, " Overhead");
-		for (int k = 0; k < h->nr_keys; k++)
-			fprintf(f, "  %-*s", (int)width[k], key_header(h->keys[k]));
-		fprintf(f, "\n#");
-		fprintf(f, h->children ? " ........  ........" : " ........");
-		for (int k = 0; k < h->nr_keys; k++) {
-			fprintf(f, "  ");
-			for (size_t i = 0; i < width[k]; i++)
-				fputc('.', f);
-		}
-		fprintf(f, "\n#\n");
-	}
-	for (size_t i = 0; i < nr; i++) {
-		const struct hist_entry *e = v[i];
-		uint64_t val = h->children ? e->period_children : e->period;
-
-		if (pct(val, h->total_period) < rep->percent_limit)
-			continue;
-		if (h->children)
-			fprintf(f, "  %7.2f%%  %7.2f%%", pct(e->period_children, h->total_period),
-				pct(e->period, h->total_period));
-		else
-			fprintf(f, "  %7.2f%%", pct(e->period, h->total_period));
-		for (int k = 0; k < h->nr_keys; k++) {
-			const char *s_ = entry_field(e, h->keys[k], buf, sizeof(buf));
-
-			if (k == h->nr_keys - 1)
-				fprintf(f, "  %s", s_);
-			else
-				fprintf(f, "  %-*s", (int)width[k], s_);
-		}
-		fputc('\n', f);
-		if (h->callchains)
-			print_entry_chain(f, rep, h, e);
-		shown++;
-	}
-	(void)s;
-	(void)shown;
-	free(v);
-	if (!quiet)
-		fprintf(f, "\n\n");
-}
-
-/*
- * perf 6.1 closes the report with a random hint about its options; ours are
- * about the options this perf has (the compat test compares the frame only).
- */
-static void print_tip(FILE *f)
-{
-	static const char *const tips[] = {
-		"Group samples by source line with: perf report --sort sym,srcline",
-		"Hide the small stuff: perf report --percent-limit 2",
-		"Self overhead only, without callers' totals: perf report --no-children",
-		"Start call graphs at the root: perf report -g caller",
-		"Read a recording from a pipe: perf record -o - ... | perf report -i -",
-	};
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	fprintf(f, "#\n# (Tip: %s)\n#\n", tips[ts.tv_nsec / 1000 % ARRAY_SIZE(tips)]);
 }
 
 static int parse_callchain_opt(const struct option *opt, const char *arg, int unset)
 {
 	struct report *rep = opt->value;
-	char *copy, *tok, *save = NULL;
 
-	if (unset || (arg && !strcmp(arg, "none"))) {
+	if (unset) {
 		rep->callchains = false;
 		return 0;
 	}
 	rep->callchains = true;
-	if (!arg)
-		return 0;
-	copy = xstrdup(arg);
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *end;
-		double t = strtod(tok, &end);
-
-		if (!strcmp(tok, "caller"))
-			rep->callee_order = false;
-		else if (!strcmp(tok, "callee"))
-			rep->callee_order = true;
-		else if (!strcmp(tok, "graph") || !strcmp(tok, "fractal") || !strcmp(tok, "flat") ||
-			 !strcmp(tok, "folded") || !strcmp(tok, "function") || !strcmp(tok, "address") ||
-			 !strcmp(tok, "percent") || !strcmp(tok, "period") || !strcmp(tok, "count"))
-			;
-		else if (end != tok && !*end)
-			rep->graph_threshold = t;
-		else {
-			pr_err("Error: invalid -g/--call-graph option '%s'\n", tok);
-			free(copy);
-			return -1;
-		}
-	}
-	free(copy);
+	if (callchain_param__parse(&rep->cc, arg ? arg : "graph") < 0)
+		return -1;
+	if (rep->cc.mode == CHAIN_NONE)
+		rep->callchains = false;
+	rep->graph_asked = rep->callchains;
 	return 0;
+}
+
+/* perf 6.1 takes the word after a bare -g as its argument unless it is an option */
+static bool callchain_next_arg(const char *word)
+{
+	return word[0] != '-';
+}
+
+static int parse_inverted(const struct option *opt, const char *arg, int unset)
+{
+	struct report *rep = opt->value;
+
+	(void)arg;
+	rep->cc.caller_order = !unset;
+	rep->cc.order_set = true;
+	return 0;
+}
+
+/* --stats: records by type, with their share, then samples per event */
+static void print_stats(const struct perf_session *s)
+{
+	uint64_t total = 0;
+
+	for (int t = 0; t < PERF_RECORD_HEADER_MAX; t++)
+		total += s->nr_events[t];
+	printf("\nAggregated stats:\n%16s events: %10llu\n", "TOTAL", (unsigned long long)total);
+	for (int t = 0; t < PERF_RECORD_HEADER_MAX; t++)
+		if (s->nr_events[t])
+			printf("%16s events: %10llu  (%4.1f%%)\n", perf_record_type_name(t),
+			       (unsigned long long)s->nr_events[t], 100.0 * s->nr_events[t] / total);
+	for (size_t i = 0; i < s->nr_evsels; i++)
+		printf("%s stats:\n%16s events: %10llu\n", s->evsels[i].name, "SAMPLE",
+		       (unsigned long long)s->evsels[i].nr_samples);
+}
+
+/* a filter with one value makes its column constant: perf names it above and drops it */
+static unsigned report__filter_lines(const struct hist_filter *f, const char *sort_keys)
+{
+	unsigned hide = 0;
+	const char *keys = sort_keys ? sort_keys : "comm,dso,sym";
+
+	if (f->nr_comms == 1) {
+		printf("# comm: %s\n", f->comms[0]);
+		hide |= 1u << SORT_COMM;
+	}
+	if (f->nr_dsos == 1) {
+		printf("# dso: %s\n", f->dsos[0]);
+		hide |= 1u << SORT_DSO;
+	}
+	if (f->nr_syms == 1) {
+		printf("# symbol: %s\n", f->syms[0]);
+		hide |= 1u << SORT_SYM;
+	}
+	(void)keys;
+	return hide;
+}
+
+static void report__warn_lost(const struct perf_session *s)
+{
+	uint64_t total = 0;
+
+	if (!s->nr_events[PERF_RECORD_LOST])
+		return;
+	for (int t = 0; t < PERF_RECORD_HEADER_MAX; t++)
+		total += s->nr_events[t];
+	pr_warning("\nWarning:\nProcessed %llu events and lost %llu chunks!\n\nCheck IO/CPU overload!\n\n",
+		   (unsigned long long)total, (unsigned long long)s->nr_events[PERF_RECORD_LOST]);
 }
 
 static const char *const report_usage[] = {
@@ -347,101 +184,123 @@ static const char *const report_usage[] = {
 
 int cmd_report(int argc, const char **argv)
 {
-	struct report rep = {
-		.sort_keys = NULL,
-		.graph_threshold = 0.5,
-		.callchains = true,
-		.callee_order = true,
-	};
-	const char *input = NULL;
-	const char *pct_limit = NULL;
+	struct report rep = { .sort_keys = NULL, .callchains = true, .children_set = -1 };
+	const char *input = NULL, *pct_limit = NULL, *percentage = NULL;
+	const char *comms = NULL, *dsos = NULL, *syms = NULL, *pids = NULL, *tids = NULL;
 	bool stdio = false, tui = false, children = false, no_children = false, inl = false;
-	bool header = false, header_only = false;
-	int children_set = -1;
+	bool header = false, header_only = false, stats = false;
+	struct hist_output out = { .cc = &rep.cc };
+	struct debuginfod_opt dbgd = DEBUGINFOD_OPT_INIT;
 	const struct option options[] = {
 		OPT_STRING('i', "input", &input, "file", "input file name"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
 		OPT_BOOLEAN('q', "quiet", &quiet, "do not show any warnings or messages"),
+		OPT_BOOLEAN('n', "show-nr-samples", &out.show_nr_samples, "Show a column with the number of samples"),
 		OPT_STRING('s', "sort", &rep.sort_keys, "key[,key2...]",
-			   "sort by key(s): comm, pid, dso, sym, srcline (default comm,dso,sym)"),
+			   "sort by key(s): comm, pid, tid, dso, sym, srcline, cpu (default comm,dso,sym)"),
 		OPT_STRING(0, "percent-limit", &pct_limit, "percent", "Don't show entries under that percent"),
+		OPT_STRING(0, "percentage", &percentage, "relative|absolute",
+			   "how filtered entries' percentages are computed (default absolute)"),
+		OPT_STRING('c', "comms", &comms, "comm[,comm...]", "only consider samples of these comms"),
+		OPT_STRING('d', "dsos", &dsos, "dso[,dso...]", "only consider samples in these dsos"),
+		OPT_STRING('S', "symbols", &syms, "symbol[,symbol...]", "only consider these symbols"),
+		OPT_STRING(0, "pid", &pids, "pid[,pid...]", "only consider samples of these processes"),
+		OPT_STRING(0, "tid", &tids, "tid[,tid...]", "only consider samples of these threads"),
 		OPT_BOOLEAN(0, "stdio", &stdio, "Use the stdio interface (the only one)"),
 		OPT_BOOLEAN(0, "tui", &tui, "accepted for compatibility; stdio is used"),
 		OPT_BOOLEAN(0, "children", &children, "Accumulate callchains of children and show total overhead"),
 		OPT_BOOLEAN(0, "no-children", &no_children, "Show only self overhead"),
-		OPT_CALLBACK_OPTARG('g', "call-graph", &rep, "print_type,threshold,order",
-				    "Display call graph: none, graph, caller, callee, threshold",
-				    parse_callchain_opt, "graph"),
+		OPT_CALLBACK_OPTARG_NEXT('g', "call-graph", &rep, "print_type,threshold[,print_limit],order,sort_key,value",
+					 "Display call graph: graph, fractal, flat, folded or none; caller or callee; function or address; percent, period or count",
+					 parse_callchain_opt, "graph", callchain_next_arg),
+		OPT_CALLBACK_NOOPT('G', "inverted", &rep, "alias for --call-graph=caller", parse_inverted),
+		OPT_INTEGER(0, "max-stack", &rep.max_stack, "frames of a call chain used, from the sample"),
 		OPT_BOOLEAN(0, "inline", &inl, "Show inlined callers in call graphs (off by default: perf 6.1 shows none in its default output)"),
+		OPT_BOOLEAN(0, "stats", &stats, "Display event stats only"),
 		OPT_BOOLEAN(0, "header", &header, "Show data header (accepted)"),
 		OPT_BOOLEAN(0, "header-only", &header_only, "Show only data header (not supported yet)"),
+		OPT_DEBUGINFOD(&dbgd),
 		OPT_END()
 	};
 	struct perf_session *s;
 	int ret;
 
+	callchain_param__init(&rep.cc);
 	argc = parse_options(argc, argv, options, report_usage, 0);
 	if (argc)
 		usage_with_options_msg(report_usage, options, "unexpected argument '%s'", argv[0]);
-	callchain_inline = inl;
 	if (children)
-		children_set = 1;
+		rep.children_set = 1;
 	if (no_children)
-		children_set = 0;
+		rep.children_set = 0;
+	out.quiet = quiet;
 	if (pct_limit) {
 		char *end;
 
-		rep.percent_limit = strtod(pct_limit, &end);
+		out.percent_limit = strtod(pct_limit, &end);
 		if (*end && strcmp(end, "%")) {
 			pr_err("Error: invalid --percent-limit '%s'\n", pct_limit);
 			return 129;
 		}
 	}
+	if (percentage && strcmp(percentage, "relative") && strcmp(percentage, "absolute")) {
+		pr_err("Error: --percentage is relative or absolute, not '%s'\n", percentage);
+		return 129;
+	}
+	if (hist_filter__init(&rep.filter, comms, dsos, syms, pids, tids) < 0)
+		return 129;
 	if (!input)
 		input = "perf.data";
 	s = perf_session__open(input);
 	if (!s)
 		return 1;
 
-	rep.children_set = children_set;
 	rep.session = s;
 	rep.tool.sample = report__sample;
 	rep.dsos = &s->machine.dsos;
-	if (report__ensure_hists(&rep, s->nr_evsels) < 0) {
-		perf_session__delete(s);
-		return 129;
+	rep.dsos->debuginfod = debuginfod__new(&dbgd, true);
+	callchain_resolver__init(&rep.resolver, &s->machine, inl);
+	ret = report__ensure_hists(&rep, s->nr_evsels) < 0 ? 129 : 0;
+	if (!ret && rep.graph_asked && s->nr_evsels && !rep.callchains) {
+		/* perf 6.1 says so after its first lines, and exits 0; an error is not a success */
+		if (!quiet)
+			printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+		pr_err("Error:\nSelected -g but the data has no call chains: record with -g or --call-graph.\n");
+		ret = 1;
 	}
-	ret = perf_session__process_events(s, &rep.tool);
-	if (ret < 0) {
-		perf_session__delete(s);
-		return 1;
-	}
-	for (int t = 0; t < PERF_RECORD_HEADER_MAX; t++)
-		if (s->nr_events[t])
-			pr_debug("%20s events: %llu\n", perf_record_type_name(t),
-				 (unsigned long long)s->nr_events[t]);
-	if (s->nr_events[PERF_RECORD_LOST]) {
-		uint64_t total = 0;
+	if (!ret && perf_session__process_events(s, &rep.tool) < 0)
+		ret = 1;
+	if (!ret && stats)
+		print_stats(s);
+	else if (!ret) {
+		report__warn_lost(s);
+		if (!quiet) {
+			printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+			out.hide_key = report__filter_lines(&rep.filter, rep.sort_keys);
+			printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)s->nr_lost_samples);
+		}
+		for (size_t i = 0; i < rep.nr_hists; i++) {
+			struct evsel *ev = &s->evsels[i];
 
-		for (int t = 0; t < PERF_RECORD_HEADER_MAX; t++)
-			total += s->nr_events[t];
-		pr_warning("\nWarning:\nProcessed %llu events and lost %llu chunks!\n\nCheck IO/CPU overload!\n\n",
-			   (unsigned long long)total, (unsigned long long)s->nr_events[PERF_RECORD_LOST]);
+			if (!ev->nr_samples && rep.nr_hists > 1)
+				continue;
+			/* relative: the filtered samples are all there is */
+			if (percentage && !strcmp(percentage, "relative")) {
+				rep.hists[i].nr_filtered_period = 0;
+				hists__fprintf(stdout, &rep.hists[i], &out, ev->name, rep.hists[i].nr_samples,
+					       rep.hists[i].total_period);
+			} else
+				hists__fprintf(stdout, &rep.hists[i], &out, ev->name, ev->nr_samples,
+					       ev->total_period);
+		}
+		if (!quiet)
+			hist_output__fprintf_tip(stdout);
 	}
-	if (!quiet) {
-		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
-		printf("#\n# Total Lost Samples: %llu\n", (unsigned long long)s->nr_lost_samples);
-	}
-	for (size_t i = 0; i < rep.nr_hists; i++) {
-		if (!s->evsels[i].nr_samples && rep.nr_hists > 1)
-			continue;
-		print_hists(stdout, &rep, s, &s->evsels[i], &rep.hists[i]);
-	}
-	if (!quiet)
-		print_tip(stdout);
 	for (size_t i = 0; i < rep.nr_hists; i++)
 		hists__exit(&rep.hists[i]);
 	free(rep.hists);
+	hist_filter__exit(&rep.filter);
+	callchain_resolver__exit(&rep.resolver);
 	perf_session__delete(s);
-	return 0;
+	return ret;
 }

@@ -6,6 +6,7 @@
 #include "builtin.h"
 #include "util/callchain.h"
 #include "util/debug.h"
+#include "util/debuginfod.h"
 #include "util/parse-options.h"
 #include "util/script-filter.h"
 #include "util/script-output.h"
@@ -157,6 +158,7 @@ SHOW_CB(LOST)
 SHOW_CB(ROUND)
 SHOW_CB(NAMESPACE)
 SHOW_CB(CGROUP)
+SHOW_CB(BPF)
 
 static const char *const script_usage[] = {
 	"perf script [<options>]",
@@ -165,10 +167,13 @@ static const char *const script_usage[] = {
 
 int cmd_script(int argc, const char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return cmd_script_report(argc - 1, argv + 1);
 	struct script sc = { .ready = false };
 	const char *input = NULL, *symfs = NULL, *kallsyms = NULL, *vmlinux = NULL, *itrace = NULL;
 	bool inl = false, force = false, demangle = true, demangle_kernel = false;
 	bool full_source_path = false, show_kernel_path = false;
+	struct debuginfod_opt dbgd = DEBUGINFOD_OPT_INIT;
 	const struct option options[] = {
 		OPT_STRING('i', "input", &input, "file", "input file name"),
 		OPT_CALLBACK('F', "fields", &sc, "str",
@@ -195,6 +200,7 @@ int cmd_script(int argc, const char **argv)
 		OPT_CALLBACK(0, "dsos", &sc, "dso[,dso...]", "only consider symbols in these DSOs", opt_dsos),
 		OPT_CALLBACK(0, "time", &sc, "str", "Time span of interest (start,stop)", opt_time),
 		SHOW_OPT("show-mmap-events", MMAP, "Show the mmap events"),
+		SHOW_OPT("show-bpf-events", BPF, "Show bpf related events"),
 		SHOW_OPT("show-task-events", TASK, "Show the fork/comm/exit events"),
 		SHOW_OPT("show-switch-events", SWITCH, "Show context switch events (if recorded)"),
 		SHOW_OPT("show-lost-events", LOST, "Show lost events (if recorded)"),
@@ -212,6 +218,7 @@ int cmd_script(int argc, const char **argv)
 		OPT_BOOLEAN('f', "force", &force, "don't complain, do it"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
 		OPT_BOOLEAN('q', "quiet", &quiet, "do not show any warnings or messages"),
+		OPT_DEBUGINFOD(&dbgd),
 		OPT_END()
 	};
 	struct perf_session *s;
@@ -221,7 +228,6 @@ int cmd_script(int argc, const char **argv)
 	argc = parse_options(argc, argv, options, script_usage, 0);
 	if (argc)
 		usage_with_options_msg(script_usage, options, "unexpected argument '%s'", argv[0]);
-	callchain_inline = inl;
 	s = perf_session__open(input ? input : "perf.data");
 	if (!s) {
 		ret = 1;
@@ -231,6 +237,8 @@ int cmd_script(int argc, const char **argv)
 		s->machine.dsos.symfs = symfs;
 	if (kallsyms)
 		s->machine.dsos.kallsyms_path = kallsyms;
+	callchain_resolver__init(&sc.out.resolver, &s->machine, inl);
+	s->machine.dsos.debuginfod = debuginfod__new(&dbgd, true);
 	sc.tool.sample = script__sample;
 	sc.tool.other = script__other;
 	/* a field the events cannot give ends it like perf 6.1: status 255 */
@@ -241,6 +249,7 @@ int cmd_script(int argc, const char **argv)
 		ret = sc.ready ? 1 : 234;
 	else
 		ret = 0;
+	callchain_resolver__exit(&sc.out.resolver);
 	perf_session__delete(s);
 out:
 	script_output__exit(&sc.out);

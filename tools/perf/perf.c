@@ -28,6 +28,7 @@ static int cmd_help(int argc, const char **argv);
 
 static const struct cmd commands[] = {
 	{ "annotate",      cmd_annotate,      "Read perf.data and display annotated code" },
+	{ "archive",       cmd_archive,       "Create archive with object files with build-ids found in perf.data file" },
 	{ "buildid-cache", cmd_buildid_cache, "Manage build-id cache." },
 	{ "buildid-list",  cmd_buildid_list,  "List the buildids in a perf.data file" },
 	{ "inject",        cmd_inject,        "Filter to augment the events stream with additional information" },

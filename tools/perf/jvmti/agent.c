@@ -30,10 +30,14 @@ struct agent_options {
 	bool verbose;
 	bool stats;
 	bool help;
+	bool stop;
+	bool record;
 };
 
 static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool started;
+static jvmtiEnv *active_env;      /* while started: for the stop command */
+static bool started_by_record;    /* by perf record --jit: only then may it stop us */
 static bool have_lines;
 static struct agent_options opts;
 
@@ -67,7 +71,10 @@ static const char usage[] =
 	"  noinline   do not write inline-stack records\n"
 	"  verbose    print the dump path on stderr\n"
 	"  stats      at exit, print on stderr how much CPU time the agent used\n"
-	"  help       print this and do not record\n";
+	"  help       print this and do not record\n"
+	"  record     started by perf record --jit, which stops it at the end\n"
+	"  stop       (a later attach) stop writing and close the dump started\n"
+	"             with record; a later attach may start a new one\n";
 
 static int parse_options(const char *s, struct agent_options *o)
 {
@@ -93,6 +100,10 @@ static int parse_options(const char *s, struct agent_options *o)
 			o->stats = true;
 		else if (!strcmp(tok, "help"))
 			o->help = true;
+		else if (!strcmp(tok, "stop"))
+			o->stop = true;
+		else if (!strcmp(tok, "record"))
+			o->record = true;
 		else
 			agent_warn("unknown option '%s' ignored (try help)", tok);
 	}
@@ -452,6 +463,26 @@ static jint start_agent(JavaVM *vm, char *options, bool late)
 	jint ret = JNI_OK;
 
 	pthread_mutex_lock(&start_lock);
+	if (options && (!strcmp(options, "stop") || strstr(options, ",stop") || !strncmp(options, "stop,", 5))) {
+		/* perf record --jit is done: no unload exists, so stop the events and close */
+		if (!started) {
+			agent_warn("not writing a dump; stop does nothing");
+			goto out;
+		}
+		if (!started_by_record) {
+			/* the user's own agent (-agentpath, jcmd) keeps its dump */
+			agent_warn("the dump was not started by perf record --jit; it goes on");
+			goto out;
+		}
+		(*active_env)->SetEventNotificationMode(active_env, JVMTI_DISABLE, JVMTI_EVENT_COMPILED_METHOD_LOAD, NULL);
+		(*active_env)->SetEventNotificationMode(active_env, JVMTI_DISABLE, JVMTI_EVENT_DYNAMIC_CODE_GENERATED, NULL);
+		(*active_env)->SetEventNotificationMode(active_env, JVMTI_DISABLE, JVMTI_EVENT_VM_DEATH, NULL);
+		dump_close();
+		(*active_env)->DisposeEnvironment(active_env);
+		active_env = NULL;
+		started = false;
+		goto out;
+	}
 	if (started) {
 		agent_warn("already writing %s; this load does nothing", dump_path());
 		goto out;
@@ -511,6 +542,8 @@ static jint start_agent(JavaVM *vm, char *options, bool late)
 		goto fail_env;
 	}
 	started = true;
+	started_by_record = opts.record;
+	active_env = env;
 	if (opts.verbose)
 		fprintf(stderr, "perf-jvmti: writing %s\n", dump_path());
 	if (late) {

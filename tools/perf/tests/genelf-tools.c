@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include "tests/symbol-helpers.h"
 #include "tests/tests.h"
 #include "util/genelf.h"
 #include "util/util.h"
@@ -23,43 +24,9 @@ static const unsigned char code[] = {
 	0x55, 0x48, 0x89, 0xe5, 0x90, 0x0f, 0x1f, 0x00, 0xb8, 0x2a, 0x00, 0x00, 0x00, 0x5d, 0xc3,
 };
 
-static char *run(const char *cmd)
-{
-	FILE *f = popen(cmd, "r");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
-
-	if (!f)
-		return NULL;
-	do {
-		if (len + 4096 + 1 > cap) {
-			cap = cap ? cap * 2 : 8192;
-			buf = xrealloc(buf, cap);
-		}
-		n = fread(buf + len, 1, 4096, f);
-		len += n;
-	} while (n);
-	buf[len] = 0;
-	if (pclose(f) != 0) {
-		fprintf(stderr, "command failed: %s\n%s\n", cmd, buf);
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}
-
-static bool have(const char *tool)
-{
-	char *cmd = xasprintf("command -v %s >/dev/null 2>&1", tool);
-	bool ok = system(cmd) == 0;
-
-	free(cmd);
-	return ok;
-}
-
 static bool quiet_tool(const char *cmd)
 {
-	char *out = run(cmd);
+	char *out = sym_test__run(cmd);
 	bool ok = out && !strcasestr(out, "warning") && !strcasestr(out, "error") &&
 		  !strcasestr(out, "invalid") && !strcasestr(out, "corrupt");
 
@@ -117,7 +84,7 @@ static int test__genelf_tools(void)
 	char *out, *cmd, *p;
 	uint64_t a;
 
-	if (!have("readelf") || !have("objdump") || !have("addr2line")) {
+	if (!sym_test__have("readelf") || !sym_test__have("objdump") || !sym_test__have("addr2line")) {
 		fprintf(stderr, "binutils not installed\n");
 		return TEST_SKIP;
 	}
@@ -126,19 +93,19 @@ static int test__genelf_tools(void)
 	TEST_ASSERT_VAL("readelf -a quiet", quiet_tool("readelf -a -W jitted-1-1.so 2>&1"));
 	TEST_ASSERT_VAL("readelf DWARF quiet",
 			quiet_tool("readelf --debug-dump=info,abbrev,line,decodedline jitted-1-1.so 2>&1"));
-	if (have("eu-readelf")) {
+	if (sym_test__have("eu-readelf")) {
 		TEST_ASSERT_VAL("eu-readelf -a quiet", quiet_tool("eu-readelf -a jitted-1-1.so 2>&1"));
 		TEST_ASSERT_VAL("eu-readelf DWARF quiet",
 				quiet_tool("eu-readelf --debug-dump=info --debug-dump=line jitted-1-1.so 2>&1"));
-		if (have("eu-elflint")) {
-			out = run("eu-elflint --gnu-ld jitted-1-1.so 2>&1");
+		if (sym_test__have("eu-elflint")) {
+			out = sym_test__run("eu-elflint --gnu-ld jitted-1-1.so 2>&1");
 			TEST_ASSERT_VAL("eu-elflint: No errors", out && !strcmp(out, "No errors\n"));
 			free(out);
 		}
 	}
 
 	/* the symbol, and the build-id note readelf decodes to our bytes */
-	out = run("readelf -sn -W jitted-1-1.so 2>&1");
+	out = sym_test__run("readelf -sn -W jitted-1-1.so 2>&1");
 	TEST_ASSERT_VAL("readelf -s", out && strstr(out, "FUNC") && strstr(out, "LFoo;hot()V"));
 	{
 		char hex[41];
@@ -150,7 +117,7 @@ static int test__genelf_tools(void)
 	free(out);
 
 	/* objdump must decode exactly our instructions at the text offset */
-	out = run("objdump -d jitted-1-1.so 2>&1");
+	out = sym_test__run("objdump -d jitted-1-1.so 2>&1");
 	TEST_ASSERT_VAL("objdump ran", out);
 	TEST_ASSERT_VAL("objdump symbol", strstr(out, "<LFoo;hot()V>:"));
 	TEST_ASSERT_VAL("objdump push", strstr(out, "55 ") && strstr(out, "push   %rbp"));
@@ -161,7 +128,7 @@ static int test__genelf_tools(void)
 	/* addr2line -i at the 3-deep inline site: leaf location, then each call site */
 	a = img.text_offset + 8;
 	cmd = xasprintf("addr2line -i -f -e jitted-1-1.so %#" PRIx64 " 2>&1", a);
-	out = run(cmd);
+	out = sym_test__run(cmd);
 	free(cmd);
 	TEST_ASSERT_VAL("addr2line ran", out);
 	p = out;
@@ -175,15 +142,15 @@ static int test__genelf_tools(void)
 
 	/* a pc that is not inlined: only the method's own line */
 	cmd = xasprintf("addr2line -i -f -e jitted-1-1.so %#" PRIx64 " 2>&1", img.text_offset + 4);
-	out = run(cmd);
+	out = sym_test__run(cmd);
 	free(cmd);
 	TEST_ASSERT_VAL("plain pc", out && strstr(out, "LFoo;hot()V") && strstr(out, "Foo.java:11") &&
 			!strstr(out, "Bar.java"));
 	free(out);
 
-	if (have("eu-addr2line")) {
+	if (sym_test__have("eu-addr2line")) {
 		cmd = xasprintf("eu-addr2line -i -f -e jitted-1-1.so %#" PRIx64 " 2>&1", a);
-		out = run(cmd);
+		out = sym_test__run(cmd);
 		free(cmd);
 		TEST_ASSERT_VAL("eu-addr2line chain", out && (p = strstr(out, "Baz.java:30")) &&
 				(p = strstr(p, "Bar.java:21")) && strstr(p, "Foo.java:12"));
@@ -199,7 +166,7 @@ static int test__genelf_tools(void)
 		TEST_ASSERT_VAL("stat", stat("jitted-1-1.so", &st2) == 0);
 		TEST_ASSERT_EQUAL("same inode", st2.st_ino, st1.st_ino);
 		TEST_ASSERT_VAL("rewrite other", write_test_elf("jitted-1-1.so", &img, false) == 0);
-		out = run("readelf -S -W jitted-1-1.so 2>&1");
+		out = sym_test__run("readelf -S -W jitted-1-1.so 2>&1");
 		TEST_ASSERT_VAL("no debug now", out && !strstr(out, ".debug_line"));
 		free(out);
 	}
@@ -250,7 +217,7 @@ static int test__genelf_multi_tools(void)
 	char *out, *cmd, *p;
 	int dfd;
 
-	if (!have("readelf") || !have("objdump") || !have("addr2line")) {
+	if (!sym_test__have("readelf") || !sym_test__have("objdump") || !sym_test__have("addr2line")) {
 		fprintf(stderr, "binutils not installed\n");
 		return TEST_SKIP;
 	}
@@ -269,22 +236,22 @@ static int test__genelf_multi_tools(void)
 	TEST_ASSERT_VAL("readelf -a quiet", quiet_tool("readelf -a -W jitted-7.so 2>&1"));
 	TEST_ASSERT_VAL("readelf DWARF quiet",
 			quiet_tool("readelf --debug-dump=info,abbrev,line,aranges jitted-7.so 2>&1"));
-	if (have("eu-readelf")) {
+	if (sym_test__have("eu-readelf")) {
 		TEST_ASSERT_VAL("eu-readelf -a quiet", quiet_tool("eu-readelf -a jitted-7.so 2>&1"));
 		TEST_ASSERT_VAL("eu-readelf DWARF quiet",
 				quiet_tool("eu-readelf --debug-dump=info --debug-dump=line jitted-7.so 2>&1"));
 	}
-	if (have("eu-elflint")) {
-		out = run("eu-elflint --gnu-ld jitted-7.so 2>&1");
+	if (sym_test__have("eu-elflint")) {
+		out = sym_test__run("eu-elflint --gnu-ld jitted-7.so 2>&1");
 		TEST_ASSERT_VAL("eu-elflint: No errors", out && !strcmp(out, "No errors\n"));
 		free(out);
 	}
-	out = run("objdump -d jitted-7.so 2>&1");
+	out = sym_test__run("objdump -d jitted-7.so 2>&1");
 	TEST_ASSERT_VAL("objdump both names", out && strstr(out, "<LFoo;hot()V>:") && strstr(out, "<LQux;cold()V>:"));
 	free(out);
 
 	cmd = xasprintf("addr2line -i -f -e jitted-7.so %#" PRIx64 " %#" PRIx64 " 2>&1", off2 + 8, off3 + 1);
-	out = run(cmd);
+	out = sym_test__run(cmd);
 	free(cmd);
 	TEST_ASSERT_VAL("addr2line ran", out);
 	p = out;
@@ -293,9 +260,9 @@ static int test__genelf_multi_tools(void)
 	TEST_ASSERT_VAL("root", (p = strstr(p, "LFoo;hot()V")) && (p = strstr(p, "Foo.java:12")));
 	TEST_ASSERT_VAL("function without lines", strstr(p, "LQux;cold()V") && strstr(p, "??"));
 	free(out);
-	if (have("eu-addr2line")) {
+	if (sym_test__have("eu-addr2line")) {
 		cmd = xasprintf("eu-addr2line -i -f -e jitted-7.so %#" PRIx64 " 2>&1", off2 + 8);
-		out = run(cmd);
+		out = sym_test__run(cmd);
 		free(cmd);
 		TEST_ASSERT_VAL("eu-addr2line chain", out && (p = strstr(out, "Baz.java:30")) &&
 				(p = strstr(p, "Bar.java:21")) && strstr(p, "Foo.java:12"));
@@ -309,7 +276,7 @@ static int test__genelf_multi_tools(void)
 	TEST_ASSERT_VAL("create 2", m && genelf_multi__add(m, &plain));
 	TEST_ASSERT_VAL("refused", genelf_multi__finish(m, &st, bid) == -1);
 	close(dfd);
-	out = run("ls -a");
+	out = sym_test__run("ls -a");
 	TEST_ASSERT_VAL("no temporary left", out && !strstr(out, ".tmp"));
 	free(out);
 	TEST_ASSERT_VAL("victim not created", access("victim2", F_OK) != 0);

@@ -50,10 +50,16 @@ static int test__sdt_arg_x86(void)
 		{ "1@%ah", "%ax:b8@8/64" }, { "1@%bh", "%bx:b8@8/64" }, { "1@%ch", "%cx:b8@8/64" },
 		{ "1@%dh", "%dx:b8@8/64" }, { "-4@$-1", "\\-1:s32" }, { "4@$655360", "\\655360:u32" },
 		{ "8@counter(%rip)", "@+0x4010:u64" }, { "4@counter+8(%rip)", "@+0x4018:u32" },
+		/* floating point: the raw bits, as perf 6.1 fetches them (u32/u64) */
+		{ "8f@%rax", "%ax:u64" }, { "4f@%edx", "%dx:u32" }, { "8f@-16(%rbp)", "-16(%bp):u64" },
+		{ "4f@-12(%rsp)", "-12(%sp):u32" }, { "8f@counter(%rip)", "@+0x4010:u64" },
+		/* sizes perf 6.1 tolerates: fetched at the operand's own width (with a warning) */
+		{ "3@%rax", "%ax:u64" }, { "0@%eax", "%ax:u32" }, { "-3@-8(%rbp)", "-8(%bp):u64" },
+		{ "x@%rcx", "%cx:u64" },
 		/* refused, never guessed */
 		{ "8@(%rax,%rsi,8)", NULL }, { "16@%xmm0", NULL }, { "-16@8(%rsp)", NULL },
-		{ "8f@%xmm1", NULL }, { "8@%zzz", NULL }, { "8@nosuch(%rip)", NULL },
-		{ "8@16(%rip)", NULL }, { "3@%rax", NULL }, { "8@", NULL }, { "8@$x", NULL },
+		{ "8f@%xmm1", NULL }, { "16f@-16(%rbp)", NULL }, { "8@%zzz", NULL },
+		{ "8@nosuch(%rip)", NULL }, { "8@16(%rip)", NULL }, { "8@", NULL }, { "8@$x", NULL },
 		{ "8@(%eax", NULL }, { "8@%rip", NULL },
 	};
 

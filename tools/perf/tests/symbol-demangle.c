@@ -116,9 +116,7 @@ static int test__cxx_vs_perf(void)
 	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *dm = cxx_demangle(line);
 
-		if (n == cap)
-			names = xrealloc(names, (cap = cap ? 2 * cap : 1024) * sizeof(*names));
-		names[n++] = dm ? dm : xstrdup(line);
+		*ARRAY_PUSH(names, n, cap) = dm ? dm : xstrdup(line);
 	}
 	free(out);
 	free(cmd);

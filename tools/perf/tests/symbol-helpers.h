@@ -8,31 +8,25 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "util/strbuf.h"
 #include "util/util.h"
 
 /* Runs a shell command; returns its stdout (malloc'ed) or NULL if it failed. */
 static inline char *sym_test__run(const char *cmd)
 {
 	FILE *f = popen(cmd, "r");
-	size_t len = 0, cap = 4096;
-	char *buf;
-	size_t n;
+	struct strbuf out = STRBUF_INIT;
+	ssize_t r;
 
 	if (!f)
 		return NULL;
-	buf = xmalloc(cap);
-	while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-		len += n;
-		if (cap - len - 1 == 0)
-			buf = xrealloc(buf, cap *= 2);
-	}
-	buf[len] = '\0';
-	if (pclose(f) != 0) {
-		fprintf(stderr, "command failed: %s\n", cmd);
-		free(buf);
+	r = strbuf_read_fd(&out, fileno(f));
+	if (pclose(f) != 0 || r < 0) {
+		fprintf(stderr, "command failed: %s\n%s\n", cmd, strbuf_str(&out));
+		strbuf_release(&out);
 		return NULL;
 	}
-	return buf;
+	return strbuf_detach(&out, NULL);
 }
 
 static inline bool sym_test__have(const char *tool)

@@ -115,12 +115,14 @@ static int test__payload_robust(void)
 	unsigned char *p = spec_payload(&size);
 	struct trace_formats *tf = trace_formats__parse(p, size);
 	const struct trace_format *fmt;
+	char comm[16];
 
 	TEST_ASSERT_VAL("parse", tf);
 	fmt = trace_formats__find(tf, 2330);
 	TEST_ASSERT_VAL("find", fmt && !strcmp(fmt->system, "specchk"));
 	TEST_ASSERT_VAL("no other id", !trace_formats__find(tf, 2331));
-	TEST_ASSERT_VAL("comm", trace_formats__comm(tf, 4242) && !strcmp(trace_formats__comm(tf, 4242), "hello"));
+	TEST_ASSERT_VAL("comm", trace_formats__comm(tf, 4242, comm, sizeof(comm)) && !strcmp(comm, "hello"));
+	TEST_ASSERT_VAL("comm truncated", trace_formats__comm(tf, 4242, comm, 3) && !strcmp(comm, "he"));
 	trace_formats__delete(tf);
 
 	/* every truncation before the saved_cmdlines must be refused, never read past the end */

@@ -16,6 +16,7 @@
 #include "tests.h"
 #include "trace-event-perf61.h"
 #include "util/debug.h"
+#include "util/strbuf.h"
 #include "util/trace-event.h"
 #include "util/util.h"
 
@@ -179,7 +180,7 @@ int tp_compare_with_script(const char *data, const char *script_out, int *mismat
 	struct decoded *dec = NULL;
 	FILE *f;
 	char *line = NULL;
-	size_t cap = 0;
+	size_t cap = 0, dec_cap = 0;
 	int n = 0, r;
 	const struct tp_attr *a;
 	const void *raw;
@@ -205,7 +206,7 @@ int tp_compare_with_script(const char *data, const char *script_out, int *mismat
 		const struct trace_format *fmt = trace_formats__find(tf, a->attr.config);
 		int len;
 
-		dec = xrealloc(dec, (n + 1) * sizeof(*dec));
+		GROW_ARRAY(dec, (size_t)n + 1, dec_cap);
 		dec[n].time = t;
 		dec[n].seq = n;
 		dec[n].fmt = fmt;

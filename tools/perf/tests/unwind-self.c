@@ -179,7 +179,6 @@ static int test__unwind_self(void)
 	s.user_stack_size = s.user_stack_dyn_size = 0;
 	if (unwind__user_frames(&m, machine__findnew_thread(&m, pid, pid), &s, ips, ARRAY_SIZE(ips)) != 0)
 		ret = TEST_FAIL;
-	unwind__cache_flush();
 	machine__exit(&m);
 	free(c);
 	return ret;

@@ -30,8 +30,46 @@ char *bidcache__root(const char *dir)
 	return dir && dir[0] ? xstrdup(dir) : build_id_cache__root();
 }
 
+/*
+ * Why an ELF file of @size bytes is cut short or has tables pointing past
+ * its end, or NULL when every header, section and segment is inside it. A
+ * copy of such a file in the cache would not be the binary it names.
+ */
+static const char *elf_damage(Elf *elf, uint64_t size)
+{
+	GElf_Ehdr eh;
+	size_t shnum, phnum;
+
+	if (!gelf_getehdr(elf, &eh))
+		return "no ELF header";
+	if (elf_getshdrnum(elf, &shnum) < 0 || elf_getphdrnum(elf, &phnum) < 0)
+		return "unreadable section or program header count";
+	if (eh.e_shoff && (eh.e_shoff > size || (size - eh.e_shoff) / (eh.e_shentsize ?: 1) < shnum))
+		return "section header table past the end of the file";
+	if (eh.e_phoff > size || (size - eh.e_phoff) / (eh.e_phentsize ?: 1) < phnum)
+		return "program header table past the end of the file";
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph))
+			return "unreadable program header";
+		if (ph.p_offset > size || ph.p_filesz > size - ph.p_offset)
+			return "a segment runs past the end of the file";
+	}
+	for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh))
+			return "unreadable section header";
+		if (sh.sh_type != SHT_NOBITS && (sh.sh_offset > size || sh.sh_size > size - sh.sh_offset))
+			return "a section runs past the end of the file";
+	}
+	return NULL;
+}
+
 int bidcache__file_build_id(const char *path, char bid[41])
 {
+	const char *damage;
 	uint8_t id[BUILD_ID_MAX];
 	struct stat st;
 	Elf *elf;
@@ -56,6 +94,14 @@ int bidcache__file_build_id(const char *path, char bid[41])
 		close(fd);
 		return -1;
 	}
+	damage = elf_damage(elf, (uint64_t)st.st_size);
+	if (damage) {
+		/* perf 6.1 says "Couldn't add" too, but exits 0 */
+		pr_err("Couldn't add %s: truncated or damaged ELF (%s)\n", path, damage);
+		elf_end(elf);
+		close(fd);
+		return -1;
+	}
 	n = elf__read_build_id(elf, id, sizeof(id));
 	elf_end(elf);
 	close(fd);
@@ -73,7 +119,7 @@ int bidcache__file_build_id(const char *path, char bid[41])
  * creating missing components (0755) when create. An old-style plain file in
  * the way is replaced when create. -1 with errno.
  */
-static int open_under(int rootfd, const char *rel, bool create)
+int bidcache__open_dir(int rootfd, const char *rel, bool create)
 {
 	char *copy = xstrdup(rel), *save = NULL, *comp;
 	int fd = dup(rootfd);
@@ -222,10 +268,39 @@ static int write_probes(int dirfd, const char *abs)
 	return ret;
 }
 
+/* <root>/.build-id/xx/rest -> target (unless it is already); errors name @who */
+static int set_link(int rootfd, const char *root, const char *bid, const char *target, const char *who)
+{
+	char linkrel[16], tmp[64], cur[PATH_MAX];
+	int linkfd, ret = 0;
+	ssize_t n;
+
+	snprintf(linkrel, sizeof(linkrel), ".build-id/%.2s", bid);
+	linkfd = bidcache__open_dir(rootfd, linkrel, true);
+	if (linkfd < 0) {
+		pr_err("Couldn't add %s: cannot create %s/%s: %s\n", who, root, linkrel, strerror(errno));
+		return -1;
+	}
+	n = readlinkat(linkfd, bid + 2, cur, sizeof(cur) - 1);
+	if (n > 0 && (size_t)n == strlen(target) && !memcmp(cur, target, (size_t)n))
+		goto out;
+	snprintf(tmp, sizeof(tmp), ".link.tmp.%d", (int)getpid());
+	unlinkat(linkfd, tmp, 0);
+	if (symlinkat(target, linkfd, tmp) < 0 || renameat(linkfd, tmp, linkfd, bid + 2) < 0) {
+		pr_err("Couldn't add %s: cannot link %s/%s/%s: %s\n", who, root, linkrel, bid + 2,
+		       strerror(errno));
+		unlinkat(linkfd, tmp, 0);
+		ret = -1;
+	}
+out:
+	close(linkfd);
+	return ret;
+}
+
 int bidcache__add(const char *root, const char *path, char bid[41])
 {
-	char abs[PATH_MAX], *rel = NULL, *target = NULL, linkrel[16], tmp[64];
-	int rootfd = -1, dirfd = -1, linkfd = -1, ret = -1;
+	char abs[PATH_MAX], *rel = NULL, *target = NULL;
+	int rootfd = -1, dirfd = -1, ret = -1;
 
 	if (bidcache__file_build_id(path, bid) < 0)
 		return -1;
@@ -237,7 +312,7 @@ int bidcache__add(const char *root, const char *path, char bid[41])
 	if (rootfd < 0)
 		return -1;
 	rel = xasprintf("%s/%s", abs + 1, bid);
-	dirfd = open_under(rootfd, rel, true);
+	dirfd = bidcache__open_dir(rootfd, rel, true);
 	if (dirfd < 0) {
 		pr_err("Couldn't add %s: cannot create %s%s/%s: %s\n", path, root, abs, bid,
 		       errno == ELOOP ? "a symlink is in the way" : strerror(errno));
@@ -259,39 +334,51 @@ int bidcache__add(const char *root, const char *path, char bid[41])
 	}
 	if (write_probes(dirfd, abs) < 0)
 		goto out;
-	snprintf(linkrel, sizeof(linkrel), ".build-id/%.2s", bid);
-	linkfd = open_under(rootfd, linkrel, true);
-	if (linkfd < 0) {
-		pr_err("Couldn't add %s: cannot create %s/%s: %s\n", path, root, linkrel, strerror(errno));
-		goto out;
-	}
 	target = xasprintf("../..%s/%s", abs, bid);
-	{
-		char cur[PATH_MAX];
-		ssize_t n = readlinkat(linkfd, bid + 2, cur, sizeof(cur) - 1);
-
-		if (n > 0 && (size_t)n == strlen(target) && !memcmp(cur, target, (size_t)n)) {
-			ret = 0;
-			goto out;
-		}
-	}
-	snprintf(tmp, sizeof(tmp), ".link.tmp.%d", (int)getpid());
-	unlinkat(linkfd, tmp, 0);
-	if (symlinkat(target, linkfd, tmp) < 0 || renameat(linkfd, tmp, linkfd, bid + 2) < 0) {
-		pr_err("Couldn't add %s: cannot link %s/%s/%s: %s\n", path, root, linkrel, bid + 2,
-		       strerror(errno));
-		unlinkat(linkfd, tmp, 0);
-		goto out;
-	}
-	ret = 0;
+	ret = set_link(rootfd, root, bid, target, path);
 out:
 	free(rel);
 	free(target);
-	if (linkfd >= 0)
-		close(linkfd);
 	if (dirfd >= 0)
 		close(dirfd);
 	close(rootfd);
+	return ret;
+}
+
+int bidcache__add_file(const char *root, const char *path, const char *bid,
+		       const char *which, const char *src)
+{
+	uint8_t id[BUILD_ID_MAX];
+	int n = build_id__parse(bid, id, sizeof(id)), rootfd, dirfd, ret = -1;
+	char *orig, *rel;
+
+	if (n < 16 || path[0] != '/') {
+		pr_err("build-id cache: cannot store %s of %s (%s)\n", which, path, bid);
+		return -1;
+	}
+	rootfd = open_root(root, true);
+	if (rootfd < 0)
+		return -1;
+	/* an entry for this build-id under another name gets the file: one directory per id */
+	orig = build_id_cache__origname(root, id, (size_t)n);
+	if (!orig || orig[0] != '/')
+		free(orig), orig = xstrdup(path);
+	rel = xasprintf("%s/%s", orig + 1, bid);
+	dirfd = bidcache__open_dir(rootfd, rel, true);
+	if (dirfd < 0 || store_file(dirfd, which, src) < 0) {
+		pr_err("build-id cache: cannot store %s%s/%s/%s: %s\n", root, orig, bid, which,
+		       errno == ELOOP ? "a symlink is in the way" : strerror(errno));
+	} else {
+		char *target = xasprintf("../..%s/%s", orig, bid);
+
+		ret = set_link(rootfd, root, bid, target, path);
+		free(target);
+	}
+	if (dirfd >= 0)
+		close(dirfd);
+	close(rootfd);
+	free(orig);
+	free(rel);
 	return ret;
 }
 
@@ -340,7 +427,7 @@ static int remove_entry(int rootfd, const char *path, const char *bid)
 	int fd, ret = 0;
 
 	snprintf(linkrel, sizeof(linkrel), ".build-id/%.2s", bid);
-	fd = open_under(rootfd, linkrel, false);
+	fd = bidcache__open_dir(rootfd, linkrel, false);
 	if (fd >= 0) {
 		char cur[PATH_MAX], *target = xasprintf("../..%s%s/%s", path[0] == '[' ? "/" : "", path, bid);
 		ssize_t n = readlinkat(fd, bid + 2, cur, sizeof(cur) - 1);
@@ -352,7 +439,7 @@ static int remove_entry(int rootfd, const char *path, const char *bid)
 		close(fd);
 	}
 	dirrel = xstrdup(path[0] == '/' ? path + 1 : path);
-	fd = open_under(rootfd, dirrel, false);
+	fd = bidcache__open_dir(rootfd, dirrel, false);
 	if (fd >= 0) {
 		if (remove_bid_dir(fd, bid) < 0)
 			ret = -1;
@@ -411,7 +498,7 @@ int bidcache__purge(const char *root, const char *path,
 	rootfd = open_root(root, false);
 	if (rootfd < 0)
 		return -1;
-	fd = open_under(rootfd, abs + (abs[0] == '/'), false);
+	fd = bidcache__open_dir(rootfd, abs + (abs[0] == '/'), false);
 	if (fd < 0) {
 		close(rootfd);
 		return 0;

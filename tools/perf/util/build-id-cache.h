@@ -31,6 +31,22 @@ char *bidcache__root(const char *dir);
  */
 int bidcache__add(const char *root, const char *path, char bid[41]);
 
+/*
+ * Stores @src as the @which file ("elf" or "debug") of build-id @bid, whose
+ * binary was at @path (absolute; need not exist here), e.g. a file fetched
+ * from debuginfod. An entry already cached for @bid under another name gets
+ * the file. 0 or -1 with a message.
+ */
+int bidcache__add_file(const char *root, const char *path, const char *bid,
+		       const char *which, const char *src);
+
+/*
+ * <rootfd>/<rel> opened as a directory without following a symlink in any
+ * component of rel ("." and ".." refused); missing components are created
+ * (0755) when @create. -1 with errno.
+ */
+int bidcache__open_dir(int rootfd, const char *rel, bool create);
+
 /* The probes file of (path, bid); malloc'ed. */
 char *bidcache__probes_path(const char *root, const char *path, const char *bid);
 

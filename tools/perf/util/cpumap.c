@@ -4,22 +4,19 @@
 #include <string.h>
 #include <unistd.h>
 #include "cpumap.h"
+#include "strbuf.h"
 #include "util.h"
 
-static void cpu_map__push(struct cpu_map *map, int *cap, int cpu)
+static void cpu_map__push(struct cpu_map *map, size_t *cap, int cpu)
 {
-	if (map->nr == *cap) {
-		*cap = *cap ? *cap * 2 : 8;
-		map->cpus = xrealloc(map->cpus, *cap * sizeof(int));
-	}
-	map->cpus[map->nr++] = cpu;
+	*ARRAY_PUSH(map->cpus, map->nr, *cap) = cpu;
 }
 
 struct cpu_map *cpu_map__parse(const char *list)
 {
 	struct cpu_map *map = xzalloc(sizeof(*map));
 	const char *p = list;
-	int cap = 0;
+	size_t cap = 0;
 
 	while (*p && *p != '\n') {
 		char *end;
@@ -72,7 +69,7 @@ struct cpu_map *cpu_map__new_online(void)
 
 	if (!map) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
-		int cap = 0;
+		size_t cap = 0;
 
 		map = xzalloc(sizeof(*map));
 		for (long c = 0; c < (n > 0 ? n : 1); c++)

@@ -11,7 +11,9 @@
 #include <unistd.h>
 #include "build-id.h"
 #include "debug.h"
+#include "debuginfod.h"
 #include "dso.h"
+#include "strbuf.h"
 #include "kallsyms.h"
 #include "perf-map.h"
 #include "symbol-elf.h"
@@ -40,9 +42,35 @@ void dsos__init(struct dsos *d)
 	d->kallsyms_path = "/proc/kallsyms";
 }
 
+void *dso__priv(const struct dso *dso, const struct dso_priv_key *key)
+{
+	for (size_t i = 0; i < dso->nr_privs; i++)
+		if (dso->privs[i].key == key)
+			return dso->privs[i].data;
+	return NULL;
+}
+
+void dso__set_priv(struct dso *dso, const struct dso_priv_key *key, void *data)
+{
+	for (size_t i = 0; i < dso->nr_privs; i++) {
+		struct dso_priv *p = &dso->privs[i];
+
+		if (p->key == key) {
+			if (p->data && p->data != data)
+				key->free(p->data);
+			p->data = data;
+			return;
+		}
+	}
+	*ARRAY_PUSH(dso->privs, dso->nr_privs, dso->privs_cap) = (struct dso_priv){ key, data };
+}
+
 static void dso__delete(struct dso *dso)
 {
-	dso__srcline_exit(dso);
+	for (size_t i = 0; i < dso->nr_privs; i++)
+		if (dso->privs[i].data)
+			dso->privs[i].key->free(dso->privs[i].data);
+	free(dso->privs);
 	symtab__exit(&dso->symtab);
 	free(dso->long_name);
 	free(dso->short_name);
@@ -63,6 +91,7 @@ void dsos__exit(struct dsos *d)
 	}
 	free(d->buckets);
 	free(d->owned_debug_dir);
+	debuginfod__delete(d->debuginfod);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -213,6 +242,9 @@ static int dso__load_elf(struct dsos *d, struct dso *dso)
 		memcpy(dso->build_id, bid, bsize);
 	}
 
+	if (bsize && d->debuginfod)   /* missing here: fetched into the build-id cache */
+		debuginfod__fill_cache(d->debuginfod, d->debug_dir, dso->long_name, bid, bsize,
+				       file_ok, file_ok && cand[3].has_symtab);
 	if (bsize) {
 		char *dbg_root = d->symfs && !getenv("PERF_DEBUGINFO_DIR") ?
 			xasprintf("%s%s", d->symfs, d->debuginfo_dir) : xstrdup(d->debuginfo_dir);

@@ -16,8 +16,27 @@ enum dso_kind {
 	DSO_KIND_ANON,       /* //anon, [heap], ... : no symbols */
 };
 
+struct debuginfod;
+
 struct dso_segment {
 	uint64_t offset, vaddr, filesz;   /* a PT_LOAD of the ELF */
+};
+
+/*
+ * State a unit above dso.c keeps per DSO (srcline's libdw handle and line
+ * cache, unwind's CFI): it lives exactly as long as the DSO, so a cache
+ * keyed by DSO cannot outlive it or be mistaken for a later DSO at the same
+ * address. Each unit has one static const key with the destructor, and
+ * dso.c frees through it without knowing the unit.
+ */
+struct dso_priv_key {
+	const char *name;             /* the owning unit, for debugging */
+	void (*free)(void *data);
+};
+
+struct dso_priv {
+	const struct dso_priv_key *key;
+	void *data;
 };
 
 struct dso {
@@ -34,7 +53,8 @@ struct dso {
 	struct symtab symtab;
 	struct dso_segment *segs;
 	size_t nr_segs;
-	void *srcline_priv;           /* srcline.c's per-DSO state (libdw handle, cache) */
+	struct dso_priv *privs;       /* dso__priv / dso__set_priv */
+	size_t nr_privs, privs_cap;
 	struct dso *hash_next;
 	struct dsos *owner;           /* for lazy loading from dso__find_symbol */
 };
@@ -48,6 +68,7 @@ struct dsos {
 	const char *debuginfo_dir;    /* separate debuginfo root: $PERF_DEBUGINFO_DIR, default /usr/lib/debug */
 	const char *kallsyms_path;    /* running kernel's symbols, default /proc/kallsyms */
 	char *owned_debug_dir;        /* what dsos__init allocated for debug_dir */
+	struct debuginfod *debuginfod; /* fetches missing files by build-id; NULL: local only. Owned. */
 };
 
 void dsos__init(struct dsos *d);
@@ -58,6 +79,11 @@ struct dso *dsos__findnew(struct dsos *d, const char *name);
 void dsos__for_each(struct dsos *d, void (*fn)(struct dso *dso, void *arg), void *arg);
 
 void dso__set_build_id(struct dso *dso, const uint8_t *id, size_t size);
+
+/* the data attached under key, or NULL */
+void *dso__priv(const struct dso *dso, const struct dso_priv_key *key);
+/* attaches data under key (replacing and freeing what was there); key->free runs when the DSO goes */
+void dso__set_priv(struct dso *dso, const struct dso_priv_key *key, void *data);
 
 /*
  * Loads symbols once (later calls return the cached result). Sources, in
@@ -79,10 +105,6 @@ struct symbol *dso__find_symbol(struct dso *dso, uint64_t addr);
 /* What a name in an MMAP record is: [kernel.kallsyms]..., [vdso], /tmp/perf-N.map, //anon... */
 enum dso_kind dso__kind_of(const char *name);
 
-/* Reads the NT_GNU_BUILD_ID of an ELF file; returns its size or -1. */
-int filename__read_build_id(const char *path, uint8_t *id, size_t max);
-/* lowercase hex, NUL-terminated; buf needs 2*size+1 */
-char *build_id__sprintf(const uint8_t *id, size_t size, char *buf);
 
 /*
  * "file.c:42" for addr (same space as symbols), from DWARF .debug_line,
@@ -104,8 +126,5 @@ struct inline_frame {
 };
 int dso__inline_chain(struct dsos *d, struct dso *dso, uint64_t addr,
 		      struct inline_frame *frames, int max);
-
-/* Frees srcline.c's state of a DSO (called by dsos__exit). */
-void dso__srcline_exit(struct dso *dso);
 
 #endif

@@ -3,29 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "evsel-name.h"
+#include "parse-events.h"
 #include "util.h"
-
-static const char *const sw_names[] = {
-	"cpu-clock", "task-clock", "page-faults", "context-switches", "cpu-migrations",
-	"minor-faults", "major-faults", "alignment-faults", "emulation-faults", "dummy",
-	"bpf-output", "cgroup-switches",
-};
-
-static const char *const hw_names[] = {
-	"cycles", "instructions", "cache-references", "cache-misses", "branches",
-	"branch-misses", "bus-cycles", "stalled-cycles-frontend", "stalled-cycles-backend",
-	"ref-cycles",
-};
-
-const char *software_event_name(uint64_t config)
-{
-	return config < ARRAY_SIZE(sw_names) ? sw_names[config] : NULL;
-}
-
-const char *hardware_event_name(uint64_t config)
-{
-	return config < ARRAY_SIZE(hw_names) ? hw_names[config] : NULL;
-}
 
 char *evsel_name_from_attr(const struct perf_event_attr *attr)
 {
@@ -33,10 +12,8 @@ char *evsel_name_from_attr(const struct perf_event_attr *attr)
 	char mods[8];
 	int n = 0;
 
-	if (attr->type == PERF_TYPE_SOFTWARE)
-		base = software_event_name(attr->config);
-	else if (attr->type == PERF_TYPE_HARDWARE)
-		base = hardware_event_name(attr->config);
+	if (attr->type == PERF_TYPE_SOFTWARE || attr->type == PERF_TYPE_HARDWARE)
+		base = event_symbol_name(attr->type, attr->config);
 	if (!base)
 		return xasprintf("unknown-%u-%#llx", attr->type, (unsigned long long)attr->config);
 	/* perf adds modifiers for what is excluded: u = user only, k = kernel only */

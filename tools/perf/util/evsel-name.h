@@ -5,8 +5,6 @@
 #include <stdint.h>
 #include <linux/perf_event.h>
 
-const char *software_event_name(uint64_t config);
-const char *hardware_event_name(uint64_t config);
 /* malloc'ed; tracepoints are named by the session from the tracing data */
 char *evsel_name_from_attr(const struct perf_event_attr *attr);
 

@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include "genelf.h"
 #include "debug.h"
+#include "strbuf.h"
 #include "util.h"
 
 #if defined(__x86_64__)
@@ -64,74 +65,33 @@ enum { ABBREV_CU = 1, ABBREV_SUBPROGRAM, ABBREV_ABSTRACT, ABBREV_INLINED };
 #define LINE_RANGE  14
 #define OPCODE_BASE 13
 
-struct bbuf {
-	unsigned char *p;
-	size_t len, cap;
-};
-
-static void bb_reserve(struct bbuf *b, size_t n)
-{
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-
-		while (cap < b->len + n)
-			cap *= 2;
-		b->p = xrealloc(b->p, cap);
-		b->cap = cap;
-	}
-}
-
-static void bb_put(struct bbuf *b, const void *p, size_t n)
-{
-	bb_reserve(b, n);
-	memcpy(b->p + b->len, p, n);
-	b->len += n;
-}
-
-static void bb_zeros(struct bbuf *b, size_t n)
-{
-	bb_reserve(b, n);
-	memset(b->p + b->len, 0, n);
-	b->len += n;
-}
-
-static void bb_u8(struct bbuf *b, uint8_t v) { bb_put(b, &v, 1); }
-static void bb_u16(struct bbuf *b, uint16_t v) { bb_put(b, &v, 2); }
-static void bb_u32(struct bbuf *b, uint32_t v) { bb_put(b, &v, 4); }
-static void bb_u64(struct bbuf *b, uint64_t v) { bb_put(b, &v, 8); }
-static void bb_str(struct bbuf *b, const char *s) { bb_put(b, s, strlen(s) + 1); }
-
-static void bb_uleb(struct bbuf *b, uint64_t v)
+static void put_uleb(struct strbuf *b, uint64_t v)
 {
 	do {
 		uint8_t c = v & 0x7f;
 
 		v >>= 7;
-		bb_u8(b, c | (v ? 0x80 : 0));
+		strbuf_add_u8(b, c | (v ? 0x80 : 0));
 	} while (v);
 }
 
-static void bb_sleb(struct bbuf *b, int64_t v)
+static void put_sleb(struct strbuf *b, int64_t v)
 {
 	for (;;) {
 		uint8_t c = v & 0x7f;
 
 		v >>= 7;   /* arithmetic shift: gcc and clang define it for signed values */
 		if ((v == 0 && !(c & 0x40)) || (v == -1 && (c & 0x40))) {
-			bb_u8(b, c);
+			strbuf_add_u8(b, c);
 			return;
 		}
-		bb_u8(b, c | 0x80);
+		strbuf_add_u8(b, c | 0x80);
 	}
 }
 
-static void bb_align(struct bbuf *b, size_t a)
-{
-	bb_zeros(b, ALIGN_UP(b->len, a) - b->len);
-}
-
-static void set_u32(struct bbuf *b, size_t off, uint32_t v) { memcpy(b->p + off, &v, 4); }
-static void set_u64(struct bbuf *b, size_t off, uint64_t v) { memcpy(b->p + off, &v, 8); }
+/* patch a length or high_pc written earlier */
+static void set_u32(struct strbuf *b, size_t off, uint32_t v) { strbuf_set(b, off, &v, 4); }
+static void set_u64(struct strbuf *b, size_t off, uint64_t v) { strbuf_set(b, off, &v, 8); }
 
 /* string -> small integer, for the file table and the abstract method DIEs */
 struct strmap {
@@ -198,7 +158,8 @@ static bool strmap_add(struct strmap *m, const char *s, uint32_t val)
 }
 
 struct genelf_scratch {
-	struct bbuf abbrev, info, line, aranges;
+	struct strbuf abbrev, info, line, aranges;
+	struct strbuf symtab, strtab;
 	struct strmap files, methods;
 	const char **file_list;
 	size_t file_list_cap;
@@ -246,15 +207,12 @@ static void add_file(struct genelf_scratch *s, const char *f)
 {
 	if (!f || !*f)
 		return;
-	if (s->files.n >= s->file_list_cap) {
-		s->file_list_cap = s->file_list_cap ? s->file_list_cap * 2 : 64;
-		s->file_list = xrealloc(s->file_list, s->file_list_cap * sizeof(*s->file_list));
-	}
+	GROW_ARRAY(s->file_list, s->files.n + 1, s->file_list_cap);
 	if (strmap_add(&s->files, f, (uint32_t)s->files.n + 1))
 		s->file_list[s->files.n - 1] = f;
 }
 
-static void build_abbrev(struct bbuf *b)
+static void build_abbrev(struct strbuf *b)
 {
 	static const uint8_t abbrev[] = {
 		ABBREV_CU, DW_TAG_compile_unit, 1,
@@ -274,47 +232,47 @@ static void build_abbrev(struct bbuf *b)
 		0,
 	};
 
-	bb_put(b, abbrev, sizeof(abbrev));
+	strbuf_add(b, abbrev, sizeof(abbrev));
 }
 
 static void build_line(struct genelf_scratch *s, const struct genelf_line *lines, size_t n,
 		       uint64_t text, uint64_t code_size)
 {
 	static const uint8_t std_lengths[OPCODE_BASE - 1] = { 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1 };
-	struct bbuf *b = &s->line;
+	struct strbuf *b = &s->line;
 	size_t len_off, hlen_off, prog_off;
 	uint64_t addr = text;
 	int64_t line = 1;
 	uint32_t file = 1;
 
 	len_off = b->len;
-	bb_u32(b, 0);
-	bb_u16(b, 4);
+	strbuf_add_u32(b, 0);
+	strbuf_add_u16(b, 4);
 	hlen_off = b->len;
-	bb_u32(b, 0);
-	bb_u8(b, 1);                  /* minimum_instruction_length */
-	bb_u8(b, 1);                  /* maximum_operations_per_instruction */
-	bb_u8(b, 1);                  /* default_is_stmt */
-	bb_u8(b, (uint8_t)LINE_BASE);
-	bb_u8(b, LINE_RANGE);
-	bb_u8(b, OPCODE_BASE);
-	bb_put(b, std_lengths, sizeof(std_lengths));
-	bb_u8(b, 0);                  /* no include directories */
+	strbuf_add_u32(b, 0);
+	strbuf_add_u8(b, 1);                  /* minimum_instruction_length */
+	strbuf_add_u8(b, 1);                  /* maximum_operations_per_instruction */
+	strbuf_add_u8(b, 1);                  /* default_is_stmt */
+	strbuf_add_u8(b, (uint8_t)LINE_BASE);
+	strbuf_add_u8(b, LINE_RANGE);
+	strbuf_add_u8(b, OPCODE_BASE);
+	strbuf_add(b, std_lengths, sizeof(std_lengths));
+	strbuf_add_u8(b, 0);                  /* no include directories */
 	for (size_t i = 0; i < s->files.n; i++) {
-		bb_str(b, s->file_list[i]);
-		bb_u8(b, 0);
-		bb_u8(b, 0);
-		bb_u8(b, 0);
+		strbuf_addstr0(b, s->file_list[i]);
+		strbuf_add_u8(b, 0);
+		strbuf_add_u8(b, 0);
+		strbuf_add_u8(b, 0);
 	}
-	bb_u8(b, 0);
+	strbuf_add_u8(b, 0);
 	prog_off = b->len;
 	set_u32(b, hlen_off, (uint32_t)(prog_off - hlen_off - 4));
 
 	if (n) {
-		bb_u8(b, 0);
-		bb_u8(b, 9);
-		bb_u8(b, DW_LNE_set_address);
-		bb_u64(b, addr);
+		strbuf_add_u8(b, 0);
+		strbuf_add_u8(b, 9);
+		strbuf_add_u8(b, DW_LNE_set_address);
+		strbuf_add_u64(b, addr);
 		for (size_t i = 0; i < n; i++) {
 			uint64_t a = text + lines[i].addr;
 			uint32_t f = file_index(s, lines[i].file);
@@ -322,34 +280,34 @@ static void build_line(struct genelf_scratch *s, const struct genelf_line *lines
 			uint64_t da = a - addr;
 
 			if (f != file) {
-				bb_u8(b, DW_LNS_set_file);
-				bb_uleb(b, f);
+				strbuf_add_u8(b, DW_LNS_set_file);
+				put_uleb(b, f);
 				file = f;
 			}
 			if (dl >= LINE_BASE && dl < LINE_BASE + LINE_RANGE &&
 			    da <= (uint64_t)(255 - OPCODE_BASE - (dl - LINE_BASE)) / LINE_RANGE) {
-				bb_u8(b, (uint8_t)((dl - LINE_BASE) + LINE_RANGE * da + OPCODE_BASE));
+				strbuf_add_u8(b, (uint8_t)((dl - LINE_BASE) + LINE_RANGE * da + OPCODE_BASE));
 			} else {
 				if (dl) {
-					bb_u8(b, DW_LNS_advance_line);
-					bb_sleb(b, dl);
+					strbuf_add_u8(b, DW_LNS_advance_line);
+					put_sleb(b, dl);
 				}
 				if (da) {
-					bb_u8(b, DW_LNS_advance_pc);
-					bb_uleb(b, da);
+					strbuf_add_u8(b, DW_LNS_advance_pc);
+					put_uleb(b, da);
 				}
-				bb_u8(b, DW_LNS_copy);
+				strbuf_add_u8(b, DW_LNS_copy);
 			}
 			line = lines[i].line;
 			addr = a;
 		}
 		if (text + code_size > addr) {
-			bb_u8(b, DW_LNS_advance_pc);
-			bb_uleb(b, text + code_size - addr);
+			strbuf_add_u8(b, DW_LNS_advance_pc);
+			put_uleb(b, text + code_size - addr);
 		}
-		bb_u8(b, 0);
-		bb_u8(b, 1);
-		bb_u8(b, DW_LNE_end_sequence);
+		strbuf_add_u8(b, 0);
+		strbuf_add_u8(b, 1);
+		strbuf_add_u8(b, DW_LNE_end_sequence);
 	}
 	set_u32(b, len_off, (uint32_t)(b->len - len_off - 4));
 }
@@ -371,14 +329,14 @@ static bool frame_key_equal(const struct open_die *d, const struct genelf_frame 
 	       (d->call_file == caller->file || !strcmp(d->call_file, caller->file));
 }
 
-static void close_dies(struct bbuf *b, struct open_die *stack, size_t *depth, size_t keep,
+static void close_dies(struct strbuf *b, struct open_die *stack, size_t *depth, size_t keep,
 		       uint64_t end)
 {
 	while (*depth > keep) {
 		struct open_die *d = &stack[--*depth];
 
 		set_u64(b, d->high_off, end - d->low);
-		bb_u8(b, 0);
+		strbuf_add_u8(b, 0);
 	}
 }
 
@@ -390,7 +348,7 @@ static void close_dies(struct bbuf *b, struct open_die *stack, size_t *depth, si
 static void build_inline_dies(struct genelf_scratch *s, const struct genelf_inline_pc *pcs,
 			      size_t n, uint64_t text, uint64_t code_size, size_t cu_off)
 {
-	struct bbuf *b = &s->info;
+	struct strbuf *b = &s->info;
 	struct open_die *stack = NULL;
 	size_t depth = 0, cap = 0;
 
@@ -410,10 +368,7 @@ static void build_inline_dies(struct genelf_scratch *s, const struct genelf_inli
 			common++;
 		}
 		close_dies(b, stack, &depth, common, text + lo);
-		if (levels > cap) {
-			cap = levels;
-			stack = xrealloc(stack, cap * sizeof(*stack));
-		}
+		GROW_ARRAY(stack, levels, cap);
 		for (size_t j = common; j < levels; j++) {
 			size_t k = pc->nr_frame - 2 - j;
 			const struct genelf_frame *callee = &pc->frames[k], *caller = &pc->frames[k + 1];
@@ -423,13 +378,13 @@ static void build_inline_dies(struct genelf_scratch *s, const struct genelf_inli
 			d->call_file = caller->file;
 			d->call_line = caller->line;
 			d->low = text + lo;
-			bb_uleb(b, ABBREV_INLINED);
-			bb_u32(b, strmap_get(&s->methods, callee->name) - 1 - (uint32_t)cu_off);
-			bb_u64(b, text + lo);
+			put_uleb(b, ABBREV_INLINED);
+			strbuf_add_u32(b, strmap_get(&s->methods, callee->name) - 1 - (uint32_t)cu_off);
+			strbuf_add_u64(b, text + lo);
 			d->high_off = b->len;
-			bb_u64(b, 0);
-			bb_uleb(b, file_index(s, caller->file));
-			bb_uleb(b, caller->line > 0 ? (uint64_t)caller->line : 0);
+			strbuf_add_u64(b, 0);
+			put_uleb(b, file_index(s, caller->file));
+			put_uleb(b, caller->line > 0 ? (uint64_t)caller->line : 0);
 		}
 	}
 	close_dies(b, stack, &depth, 0, text + code_size);
@@ -440,20 +395,20 @@ static void build_info(struct genelf_scratch *s, const char *name, const char *c
 		       const struct genelf_inline_pc *pcs, size_t npcs, uint64_t text,
 		       uint64_t code_size, uint32_t stmt_list)
 {
-	struct bbuf *b = &s->info;
+	struct strbuf *b = &s->info;
 	size_t len_off = b->len;
 
-	bb_u32(b, 0);
-	bb_u16(b, 4);
-	bb_u32(b, 0);                 /* abbrev offset */
-	bb_u8(b, 8);
-	bb_uleb(b, ABBREV_CU);
-	bb_str(b, "perf inject --jit");
-	bb_u16(b, DW_LANG_Java);
-	bb_str(b, cu_name);
-	bb_u64(b, text);
-	bb_u64(b, code_size);
-	bb_u32(b, stmt_list);
+	strbuf_add_u32(b, 0);
+	strbuf_add_u16(b, 4);
+	strbuf_add_u32(b, 0);                 /* abbrev offset */
+	strbuf_add_u8(b, 8);
+	put_uleb(b, ABBREV_CU);
+	strbuf_addstr0(b, "perf inject --jit");
+	strbuf_add_u16(b, DW_LANG_Java);
+	strbuf_addstr0(b, cu_name);
+	strbuf_add_u64(b, text);
+	strbuf_add_u64(b, code_size);
+	strbuf_add_u32(b, stmt_list);
 
 	/* abstract instances first, so the inlined DIEs can refer back to them */
 	{
@@ -470,21 +425,21 @@ static void build_info(struct genelf_scratch *s, const char *name, const char *c
 			/* value = DIE offset + 1, so that 0 means absent */
 			if (!strmap_add(&s->methods, m, (uint32_t)b->len + 1))
 				continue;
-			bb_uleb(b, ABBREV_ABSTRACT);
-			bb_str(b, m);
-			bb_str(b, m);
-			bb_u8(b, DW_INL_inlined);
+			put_uleb(b, ABBREV_ABSTRACT);
+			strbuf_addstr0(b, m);
+			strbuf_addstr0(b, m);
+			strbuf_add_u8(b, DW_INL_inlined);
 		}
 	}
 
-	bb_uleb(b, ABBREV_SUBPROGRAM);
-	bb_str(b, name);
-	bb_str(b, name);
-	bb_u64(b, text);
-	bb_u64(b, code_size);
+	put_uleb(b, ABBREV_SUBPROGRAM);
+	strbuf_addstr0(b, name);
+	strbuf_addstr0(b, name);
+	strbuf_add_u64(b, text);
+	strbuf_add_u64(b, code_size);
 	build_inline_dies(s, pcs, npcs, text, code_size, len_off);
-	bb_u8(b, 0);                  /* end of the subprogram's children */
-	bb_u8(b, 0);                  /* end of the CU's children */
+	strbuf_add_u8(b, 0);                  /* end of the subprogram's children */
+	strbuf_add_u8(b, 0);                  /* end of the CU's children */
 	set_u32(b, len_off, (uint32_t)(b->len - len_off - 4));
 }
 
@@ -579,10 +534,7 @@ static size_t prepare_lines(struct genelf_scratch *s, const struct genelf_input 
 {
 	size_t n = 0;
 
-	if (in->nr_lines > s->lines_cap) {
-		s->lines_cap = in->nr_lines;
-		s->lines = xrealloc(s->lines, s->lines_cap * sizeof(*s->lines));
-	}
+	GROW_ARRAY(s->lines, in->nr_lines, s->lines_cap);
 	for (size_t i = 0; i < in->nr_lines; i++) {
 		const struct genelf_line *l = &in->lines[i];
 
@@ -603,10 +555,7 @@ static size_t prepare_pcs(struct genelf_scratch *s, const struct genelf_input *i
 	size_t n = 0;
 	bool sorted = true;
 
-	if (in->nr_pcs > s->pcs_cap) {
-		s->pcs_cap = in->nr_pcs;
-		s->pcs = xrealloc(s->pcs, s->pcs_cap * sizeof(*s->pcs));
-	}
+	GROW_ARRAY(s->pcs, in->nr_pcs, s->pcs_cap);
 	for (size_t i = 0; i < in->nr_pcs; i++) {
 		const struct genelf_inline_pc *p = &in->pcs[i];
 
@@ -645,16 +594,22 @@ static void add_cu(struct genelf_scratch *s, const struct genelf_input *in, size
 	build_line(s, s->lines, nlines, text, in->code_size);
 	build_info(s, in->name, cu_name, s->pcs, npcs, text, in->code_size, (uint32_t)line_off);
 	/* libdw finds the CU of an address through .debug_aranges only */
-	bb_u32(&s->aranges, 44);
-	bb_u16(&s->aranges, 2);
-	bb_u32(&s->aranges, (uint32_t)cu_off);
-	bb_u8(&s->aranges, 8);
-	bb_u8(&s->aranges, 0);
-	bb_zeros(&s->aranges, 4);
-	bb_u64(&s->aranges, text);
-	bb_u64(&s->aranges, in->code_size);
-	bb_zeros(&s->aranges, 16);
+	strbuf_add_u32(&s->aranges, 44);
+	strbuf_add_u16(&s->aranges, 2);
+	strbuf_add_u32(&s->aranges, (uint32_t)cu_off);
+	strbuf_add_u8(&s->aranges, 8);
+	strbuf_add_u8(&s->aranges, 0);
+	strbuf_addzeros(&s->aranges, 4);
+	strbuf_add_u64(&s->aranges, text);
+	strbuf_add_u64(&s->aranges, in->code_size);
+	strbuf_addzeros(&s->aranges, 16);
 }
+
+/* ---- the file layout, one routine for the one-function and the many-function files ---- */
+
+/* namesz, descsz, type, "GNU\0", then the id */
+#define NOTE_SIZE    (12 + 4 + GENELF_BUILD_ID_SIZE)
+#define MAX_SECTIONS 16
 
 struct section {
 	const char *name;
@@ -664,121 +619,169 @@ struct section {
 	uint64_t align, entsize;
 };
 
-int genelf__build(const struct genelf_input *in, struct genelf_image *img)
+/*
+ * What goes into the headers, collected while the content is emitted: the
+ * sections (sec[0] is the null section) and the extent of the one R+X LOAD.
+ */
+struct layout {
+	struct section sec[MAX_SECTIONS];
+	unsigned nsec;
+	unsigned nph;                 /* LOAD, NOTE [, GNU_EH_FRAME] */
+	unsigned text_idx;
+	uint64_t note_off;            /* the build-id note follows the program headers */
+	uint64_t text;                /* file offset == vaddr of the first code byte */
+	uint64_t alloc_end;           /* end of the LOAD */
+	uint64_t eh_hdr_off, eh_hdr_size;
+	uint64_t shoff;
+};
+
+static unsigned layout_add(struct layout *l, const char *name, uint32_t type, uint64_t flags,
+			   uint64_t offset, uint64_t size, uint64_t align)
 {
-	struct genelf_scratch *s = scratch_of(img);
-	struct section sec[16];
-	unsigned nsec = 0, text_idx, nph;
-	struct bbuf out = { img->buf, 0, img->cap };
-	bool unwind = in->unwind && in->unwind_size && in->eh_frame_hdr_size <= in->unwind_size;
-	bool debug;
-	size_t nlines, npcs;
-	uint64_t note_off, text, alloc_end, eh_off = 0, hdr_off = 0;
-	size_t shstr_size, strtab_off, shdr_off, note_desc;
+	unsigned i = ++l->nsec;
+
+	/* allocated content has vaddr == file offset */
+	l->sec[i] = (struct section){ name, type, flags, flags & SHF_ALLOC ? offset : 0, offset, size,
+				      0, 0, align, 0 };
+	return i;
+}
+
+/* the note and .text (its size set by layout_set_text); eh_frame adds a program header */
+static void layout_init(struct layout *l, bool eh_frame)
+{
+	memset(l, 0, sizeof(*l));
+	l->nph = eh_frame ? 3 : 2;
+	l->note_off = sizeof(Elf64_Ehdr) + l->nph * sizeof(Elf64_Phdr);
+	l->text = ALIGN_UP(l->note_off + NOTE_SIZE, 16);
+	l->alloc_end = l->text;
+	layout_add(l, ".note.gnu.build-id", SHT_NOTE, SHF_ALLOC, l->note_off, NOTE_SIZE, 4);
+	l->text_idx = layout_add(l, ".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, l->text, 0, 16);
+}
+
+static void layout_set_text(struct layout *l, uint64_t size)
+{
+	l->sec[l->text_idx].size = size;
+	l->alloc_end = l->text + size;
+}
+
+/* .eh_frame then .eh_frame_hdr, `size` bytes in all from `off` (still allocated) */
+static void layout_add_unwind(struct layout *l, uint64_t off, uint64_t size, uint64_t hdr_size)
+{
+	uint64_t hdr = off + size - hdr_size;
+
+	layout_add(l, ".eh_frame", SHT_PROGBITS, SHF_ALLOC, off, hdr - off, 8);
+	layout_add(l, ".eh_frame_hdr", SHT_PROGBITS, SHF_ALLOC, hdr, hdr_size, hdr % 4 ? 1 : 4);
+	l->eh_hdr_off = hdr;
+	l->eh_hdr_size = hdr_size;
+	l->alloc_end = off + size;
+}
+
+/*
+ * The file as it is emitted: kept whole in buf (fd < 0), or streamed to fd
+ * whenever a megabyte has gathered.
+ */
+struct elf_writer {
+	struct strbuf buf;
+	int fd;
+	uint64_t flushed;             /* bytes already written to fd */
+	bool failed;
+};
+
+static uint64_t writer_pos(const struct elf_writer *w)
+{
+	return w->flushed + w->buf.len;
+}
+
+static int writer_flush(struct elf_writer *w)
+{
+	if (w->fd >= 0 && w->buf.len && !w->failed &&
+	    writen(w->fd, w->buf.buf, w->buf.len) != (ssize_t)w->buf.len)
+		w->failed = true;
+	if (w->fd >= 0) {
+		w->flushed += w->buf.len;
+		strbuf_reset(&w->buf);
+	}
+	return w->failed ? -1 : 0;
+}
+
+static void writer_put(struct elf_writer *w, const void *p, size_t n)
+{
+	strbuf_add(&w->buf, p, n);
+	if (w->fd >= 0 && w->buf.len >= (1u << 20))
+		writer_flush(w);
+}
+
+static void writer_pad(struct elf_writer *w, uint64_t align)
+{
+	static const unsigned char zeros[16];
+	uint64_t pos = writer_pos(w);
+
+	writer_put(w, zeros, ALIGN_UP(pos, align) - pos);
+}
+
+/*
+ * Everything after the allocated part: the DWARF sections (when dwarf is
+ * given), .symtab (all nsyms symbols local), .strtab, .shstrtab and the
+ * section headers.
+ */
+static void layout_emit_tail(struct layout *l, struct elf_writer *w, const struct genelf_scratch *dwarf,
+			     const struct strbuf *symtab, uint32_t nsyms, const struct strbuf *strtab)
+{
+	uint32_t names[MAX_SECTIONS];
+	unsigned i, shstr;
+	uint64_t start;
+
+	if (dwarf) {
+		const struct strbuf *parts[] = { &dwarf->abbrev, &dwarf->info, &dwarf->line, &dwarf->aranges };
+		static const char *const pn[] = { ".debug_abbrev", ".debug_info", ".debug_line",
+						  ".debug_aranges" };
+
+		for (i = 0; i < ARRAY_SIZE(parts); i++) {
+			layout_add(l, pn[i], SHT_PROGBITS, 0, writer_pos(w), parts[i]->len, 1);
+			writer_put(w, parts[i]->buf, parts[i]->len);
+		}
+	}
+	writer_pad(w, 8);
+	i = layout_add(l, ".symtab", SHT_SYMTAB, 0, writer_pos(w), symtab->len, 8);
+	/* the link names .strtab, the section after this one; info = first non-local symbol */
+	l->sec[i].link = i + 1;
+	l->sec[i].info = nsyms;
+	l->sec[i].entsize = sizeof(Elf64_Sym);
+	writer_put(w, symtab->buf, symtab->len);
+	layout_add(l, ".strtab", SHT_STRTAB, 0, writer_pos(w), strtab->len, 1);
+	writer_put(w, strtab->buf, strtab->len);
+	start = writer_pos(w);
+	shstr = layout_add(l, ".shstrtab", SHT_STRTAB, 0, start, 0, 1);
+	writer_put(w, "", 1);
+	for (i = 1; i <= l->nsec; i++) {
+		names[i] = (uint32_t)(writer_pos(w) - start);
+		writer_put(w, l->sec[i].name, strlen(l->sec[i].name) + 1);
+	}
+	l->sec[shstr].size = writer_pos(w) - start;
+	writer_pad(w, 8);
+	l->shoff = writer_pos(w);
+	names[0] = 0;
+	for (i = 0; i <= l->nsec; i++) {
+		const struct section *s = &l->sec[i];
+		Elf64_Shdr sh = {
+			.sh_name = names[i], .sh_type = s->type, .sh_flags = s->flags,
+			.sh_addr = s->addr, .sh_offset = s->offset, .sh_size = s->size,
+			.sh_link = s->link, .sh_info = s->info,
+			.sh_addralign = s->align, .sh_entsize = s->entsize,
+		};
+
+		writer_put(w, &sh, sizeof(sh));
+	}
+}
+
+/* ELF header, program headers and the build-id note: the first note_off + NOTE_SIZE bytes */
+static size_t layout_header(const struct layout *l, const uint8_t build_id[GENELF_BUILD_ID_SIZE],
+			    unsigned char *out)
+{
 	Elf64_Ehdr eh;
 	Elf64_Phdr ph[3];
-	Elf64_Sym sym[2];
-
-	if (!in->code_size || in->code_size > (1ull << 32) || in->unwind_size > (1ull << 32)) {
-		pr_debug("genelf: %s: unusable code size %#" PRIx64 "\n", in->name, in->code_size);
-		return -1;
-	}
-
-	nlines = prepare_lines(s, in);
-	npcs = prepare_pcs(s, in);
-	debug = nlines || npcs;
-
-	nph = unwind ? 3 : 2;
-	note_off = sizeof(Elf64_Ehdr) + nph * sizeof(Elf64_Phdr);
-	text = ALIGN_UP(note_off + 12 + 4 + GENELF_BUILD_ID_SIZE, 16);
-	alloc_end = text + in->code_size;
-	if (unwind) {
-		eh_off = ALIGN_UP(alloc_end, 8);
-		hdr_off = eh_off + in->unwind_size - in->eh_frame_hdr_size;
-		alloc_end = eh_off + in->unwind_size;
-	}
-
-	/* ELF header and program headers are filled in at the end */
-	bb_zeros(&out, note_off);
-	bb_u32(&out, 4);
-	bb_u32(&out, GENELF_BUILD_ID_SIZE);
-	bb_u32(&out, NT_GNU_BUILD_ID);
-	bb_put(&out, "GNU", 4);
-	note_desc = out.len;
-	bb_zeros(&out, GENELF_BUILD_ID_SIZE);
-	sec[++nsec] = (struct section){ ".note.gnu.build-id", SHT_NOTE, SHF_ALLOC, note_off, note_off,
-					12 + 4 + GENELF_BUILD_ID_SIZE, 0, 0, 4, 0 };
-	bb_zeros(&out, text - out.len);
-	bb_put(&out, in->code, in->code_size);
-	text_idx = ++nsec;
-	sec[text_idx] = (struct section){ ".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, text, text,
-					  in->code_size, 0, 0, 16, 0 };
-	if (unwind) {
-		bb_zeros(&out, eh_off - out.len);
-		bb_put(&out, in->unwind, in->unwind_size);
-		sec[++nsec] = (struct section){ ".eh_frame", SHT_PROGBITS, SHF_ALLOC, eh_off, eh_off,
-						hdr_off - eh_off, 0, 0, 8, 0 };
-		sec[++nsec] = (struct section){ ".eh_frame_hdr", SHT_PROGBITS, SHF_ALLOC, hdr_off, hdr_off,
-						in->eh_frame_hdr_size, 0, 0, hdr_off % 4 ? 1 : 4, 0 };
-	}
-
-	if (debug) {
-		s->abbrev.len = s->info.len = s->line.len = s->aranges.len = 0;
-		build_abbrev(&s->abbrev);
-		add_cu(s, in, nlines, npcs, text);
-		sec[++nsec] = (struct section){ ".debug_abbrev", SHT_PROGBITS, 0, 0, out.len, s->abbrev.len, 0, 0, 1, 0 };
-		bb_put(&out, s->abbrev.p, s->abbrev.len);
-		sec[++nsec] = (struct section){ ".debug_info", SHT_PROGBITS, 0, 0, out.len, s->info.len, 0, 0, 1, 0 };
-		bb_put(&out, s->info.p, s->info.len);
-		sec[++nsec] = (struct section){ ".debug_line", SHT_PROGBITS, 0, 0, out.len, s->line.len, 0, 0, 1, 0 };
-		bb_put(&out, s->line.p, s->line.len);
-		sec[++nsec] = (struct section){ ".debug_aranges", SHT_PROGBITS, 0, 0, out.len, s->aranges.len, 0, 0, 1, 0 };
-		bb_put(&out, s->aranges.p, s->aranges.len);
-	}
-
-	/* one local FUNC symbol; sh_info = index of the first non-local = 2 */
-	bb_align(&out, 8);
-	memset(sym, 0, sizeof(sym));
-	sym[1].st_name = 1;
-	sym[1].st_info = ELF64_ST_INFO(STB_LOCAL, STT_FUNC);
-	sym[1].st_shndx = (uint16_t)text_idx;
-	sym[1].st_value = text;
-	sym[1].st_size = in->code_size;
-	/* the link names .strtab, the section after this one */
-	nsec++;
-	sec[nsec] = (struct section){ ".symtab", SHT_SYMTAB, 0, 0, out.len, sizeof(sym), nsec + 1, 2, 8,
-					sizeof(Elf64_Sym) };
-	bb_put(&out, sym, sizeof(sym));
-	strtab_off = out.len;
-	bb_u8(&out, 0);
-	bb_str(&out, in->name);
-	sec[++nsec] = (struct section){ ".strtab", SHT_STRTAB, 0, 0, strtab_off, out.len - strtab_off, 0, 0, 1, 0 };
-	sec[++nsec] = (struct section){ ".shstrtab", SHT_STRTAB, 0, 0, out.len, 0, 0, 0, 1, 0 };
-	{
-		size_t start = out.len;
-		uint32_t names[16];
-
-		bb_u8(&out, 0);
-		for (unsigned i = 1; i <= nsec; i++) {
-			names[i] = (uint32_t)(out.len - start);
-			bb_str(&out, sec[i].name);
-		}
-		shstr_size = out.len - start;
-		sec[nsec].size = shstr_size;
-		bb_align(&out, 8);
-		shdr_off = out.len;
-		bb_zeros(&out, sizeof(Elf64_Shdr));
-		for (unsigned i = 1; i <= nsec; i++) {
-			Elf64_Shdr sh = {
-				.sh_name = names[i], .sh_type = sec[i].type, .sh_flags = sec[i].flags,
-				.sh_addr = sec[i].addr, .sh_offset = sec[i].offset, .sh_size = sec[i].size,
-				.sh_link = sec[i].link, .sh_info = sec[i].info,
-				.sh_addralign = sec[i].align, .sh_entsize = sec[i].entsize,
-			};
-
-			bb_put(&out, &sh, sizeof(sh));
-		}
-	}
+	uint32_t note[3] = { 4, GENELF_BUILD_ID_SIZE, NT_GNU_BUILD_ID };
+	unsigned char *p = out;
 
 	memset(&eh, 0, sizeof(eh));
 	memcpy(eh.e_ident, ELFMAG, SELFMAG);
@@ -789,58 +792,136 @@ int genelf__build(const struct genelf_input *in, struct genelf_image *img)
 	eh.e_type = ET_DYN;
 	eh.e_machine = GENELF_MACHINE;
 	eh.e_version = EV_CURRENT;
-	eh.e_entry = text;
+	eh.e_entry = l->text;
 	eh.e_phoff = sizeof(Elf64_Ehdr);
-	eh.e_shoff = shdr_off;
+	eh.e_shoff = l->shoff;
 	eh.e_ehsize = sizeof(Elf64_Ehdr);
 	eh.e_phentsize = sizeof(Elf64_Phdr);
-	eh.e_phnum = (uint16_t)nph;
+	eh.e_phnum = (uint16_t)l->nph;
 	eh.e_shentsize = sizeof(Elf64_Shdr);
-	eh.e_shnum = (uint16_t)(nsec + 1);
-	eh.e_shstrndx = (uint16_t)nsec;
-	memcpy(out.p, &eh, sizeof(eh));
+	eh.e_shnum = (uint16_t)(l->nsec + 1);
+	eh.e_shstrndx = (uint16_t)l->nsec;     /* .shstrtab is the last section */
 
 	memset(ph, 0, sizeof(ph));
-	ph[0] = (Elf64_Phdr){ .p_type = PT_LOAD, .p_flags = PF_R | PF_X, .p_offset = 0, .p_vaddr = 0,
-			      .p_paddr = 0, .p_filesz = alloc_end, .p_memsz = alloc_end, .p_align = 0x1000 };
-	ph[1] = (Elf64_Phdr){ .p_type = PT_NOTE, .p_flags = PF_R, .p_offset = note_off,
-			      .p_vaddr = note_off, .p_paddr = note_off,
-			      .p_filesz = 12 + 4 + GENELF_BUILD_ID_SIZE,
-			      .p_memsz = 12 + 4 + GENELF_BUILD_ID_SIZE, .p_align = 4 };
-	if (unwind)
-		ph[2] = (Elf64_Phdr){ .p_type = PT_GNU_EH_FRAME, .p_flags = PF_R, .p_offset = hdr_off,
-				      .p_vaddr = hdr_off, .p_paddr = hdr_off,
-				      .p_filesz = in->eh_frame_hdr_size, .p_memsz = in->eh_frame_hdr_size,
-				      .p_align = hdr_off % 4 ? 1 : 4 };
-	memcpy(out.p + sizeof(eh), ph, nph * sizeof(Elf64_Phdr));
+	ph[0] = (Elf64_Phdr){ .p_type = PT_LOAD, .p_flags = PF_R | PF_X, .p_filesz = l->alloc_end,
+			      .p_memsz = l->alloc_end, .p_align = 0x1000 };
+	ph[1] = (Elf64_Phdr){ .p_type = PT_NOTE, .p_flags = PF_R, .p_offset = l->note_off,
+			      .p_vaddr = l->note_off, .p_paddr = l->note_off,
+			      .p_filesz = NOTE_SIZE, .p_memsz = NOTE_SIZE, .p_align = 4 };
+	if (l->nph > 2)
+		ph[2] = (Elf64_Phdr){ .p_type = PT_GNU_EH_FRAME, .p_flags = PF_R, .p_offset = l->eh_hdr_off,
+				      .p_vaddr = l->eh_hdr_off, .p_paddr = l->eh_hdr_off,
+				      .p_filesz = l->eh_hdr_size, .p_memsz = l->eh_hdr_size,
+				      .p_align = l->eh_hdr_off % 4 ? 1 : 4 };
 
-	content_hash(out.p, out.len, img->build_id);
-	memcpy(out.p + note_desc, img->build_id, GENELF_BUILD_ID_SIZE);
+	memcpy(p, &eh, sizeof(eh));
+	p += sizeof(eh);
+	memcpy(p, ph, l->nph * sizeof(Elf64_Phdr));
+	p += l->nph * sizeof(Elf64_Phdr);
+	memcpy(p, note, sizeof(note));
+	memcpy(p + sizeof(note), "GNU", 4);
+	memcpy(p + sizeof(note) + 4, build_id, GENELF_BUILD_ID_SIZE);
+	return l->note_off + NOTE_SIZE;
+}
 
-	img->buf = out.p;
-	img->cap = out.cap;
-	img->size = out.len;
-	img->text_offset = text;
+/* the symbol of one function: local, in .text */
+static void add_func_symbol(struct genelf_scratch *s, const struct layout *l, const char *name,
+			    uint64_t value, uint64_t size)
+{
+	Elf64_Sym sym;
+
+	memset(&sym, 0, sizeof(sym));
+	sym.st_name = (uint32_t)s->strtab.len;
+	sym.st_info = ELF64_ST_INFO(STB_LOCAL, STT_FUNC);
+	sym.st_shndx = (uint16_t)l->text_idx;
+	sym.st_value = value;
+	sym.st_size = size;
+	strbuf_add(&s->symtab, &sym, sizeof(sym));
+	strbuf_addstr0(&s->strtab, name);
+}
+
+/* the null symbol and the empty name */
+static void reset_symbols(struct genelf_scratch *s)
+{
+	strbuf_reset(&s->symtab);
+	strbuf_addzeros(&s->symtab, sizeof(Elf64_Sym));
+	strbuf_reset(&s->strtab);
+	strbuf_add_u8(&s->strtab, 0);
+}
+
+static void scratch_release(struct genelf_scratch *s)
+{
+	strbuf_release(&s->abbrev);
+	strbuf_release(&s->info);
+	strbuf_release(&s->line);
+	strbuf_release(&s->aranges);
+	strbuf_release(&s->symtab);
+	strbuf_release(&s->strtab);
+	free(s->files.keys);
+	free(s->files.vals);
+	free(s->methods.keys);
+	free(s->methods.vals);
+	free(s->file_list);
+	free(s->lines);
+	free(s->pcs);
+}
+
+int genelf__build(const struct genelf_input *in, struct genelf_image *img)
+{
+	static const uint8_t no_id[GENELF_BUILD_ID_SIZE];
+	struct genelf_scratch *s = scratch_of(img);
+	struct elf_writer w = { .buf = { (char *)img->buf, 0, img->cap }, .fd = -1 };
+	bool unwind = in->unwind && in->unwind_size && in->eh_frame_hdr_size <= in->unwind_size;
+	size_t nlines, npcs;
+	struct layout l;
+
+	if (!in->code_size || in->code_size > (1ull << 32) || in->unwind_size > (1ull << 32)) {
+		pr_debug("genelf: %s: unusable code size %#" PRIx64 "\n", in->name, in->code_size);
+		return -1;
+	}
+
+	nlines = prepare_lines(s, in);
+	npcs = prepare_pcs(s, in);
+
+	/* the headers and the note are filled in at the end */
+	layout_init(&l, unwind);
+	strbuf_addzeros(&w.buf, l.text);
+	writer_put(&w, in->code, in->code_size);
+	layout_set_text(&l, in->code_size);
+	if (unwind) {
+		writer_pad(&w, 8);
+		layout_add_unwind(&l, writer_pos(&w), in->unwind_size, in->eh_frame_hdr_size);
+		writer_put(&w, in->unwind, in->unwind_size);
+	}
+	if (nlines || npcs) {
+		strbuf_reset(&s->abbrev);
+		strbuf_reset(&s->info);
+		strbuf_reset(&s->line);
+		strbuf_reset(&s->aranges);
+		build_abbrev(&s->abbrev);
+		add_cu(s, in, nlines, npcs, l.text);
+	}
+	reset_symbols(s);
+	add_func_symbol(s, &l, in->name, l.text, in->code_size);
+	layout_emit_tail(&l, &w, nlines || npcs ? s : NULL, &s->symtab, 2, &s->strtab);
+
+	/* the build-id is a hash of the whole file with the id itself still zero */
+	layout_header(&l, no_id, (unsigned char *)w.buf.buf);
+	content_hash((const unsigned char *)w.buf.buf, w.buf.len, img->build_id);
+	memcpy(w.buf.buf + l.note_off + 16, img->build_id, GENELF_BUILD_ID_SIZE);
+
+	img->buf = (unsigned char *)w.buf.buf;
+	img->cap = w.buf.alloc;
+	img->size = w.buf.len;
+	img->text_offset = l.text;
 	return 0;
 }
 
 void genelf__image_release(struct genelf_image *img)
 {
-	struct genelf_scratch *s = img->scratch;
-
-	if (s) {
-		free(s->abbrev.p);
-		free(s->info.p);
-		free(s->line.p);
-		free(s->aranges.p);
-		free(s->files.keys);
-		free(s->files.vals);
-		free(s->methods.keys);
-		free(s->methods.vals);
-		free(s->file_list);
-		free(s->lines);
-		free(s->pcs);
-		free(s);
+	if (img->scratch) {
+		scratch_release(img->scratch);
+		free(img->scratch);
 	}
 	free(img->buf);
 	memset(img, 0, sizeof(*img));
@@ -913,52 +994,30 @@ retry:
 
 /* ---- many functions in one file ---- */
 
-#define MULTI_TEXT_START 0xe0       /* ELF header + LOAD + NOTE headers + the note, rounded to 16 */
-#define MULTI_NOTE_OFF   (sizeof(Elf64_Ehdr) + 2 * sizeof(Elf64_Phdr))
-
 struct genelf_multi {
-	int dirfd, fd;
+	int dirfd;
 	char *name, *tmpname;
-	struct genelf_scratch s;     /* info/line/aranges accumulate over all functions */
-	struct bbuf wbuf;            /* code not yet written */
-	struct bbuf symtab, strtab;
-	uint64_t pos;                /* file size so far (written + buffered) */
+	struct genelf_scratch s;     /* DWARF units and symbols accumulate over all functions */
+	struct layout layout;
+	struct elf_writer w;         /* streams to the temporary file */
 	uint32_t nsyms;
 	struct content_hash hash;
-	bool failed;
 };
-
-static int multi_flush(struct genelf_multi *m)
-{
-	if (m->wbuf.len && !m->failed && writen(m->fd, m->wbuf.p, m->wbuf.len) != (ssize_t)m->wbuf.len)
-		m->failed = true;
-	m->wbuf.len = 0;
-	return m->failed ? -1 : 0;
-}
-
-static void multi_put(struct genelf_multi *m, const void *p, size_t n)
-{
-	bb_put(&m->wbuf, p, n);
-	m->pos += n;
-	if (m->wbuf.len >= (1u << 20))
-		multi_flush(m);
-}
 
 struct genelf_multi *genelf_multi__create(int dirfd, const char *name)
 {
 	struct genelf_multi *m = xzalloc(sizeof(*m));
-	unsigned char zeros[MULTI_TEXT_START] = { 0 };
 
 	m->dirfd = dirfd;
 	m->name = xstrdup(name);
 	for (int i = 0; i < 100; i++) {
 		free(m->tmpname);
 		m->tmpname = xasprintf(".%s.%d.%d.tmp", name, (int)getpid(), i);
-		m->fd = openat(dirfd, m->tmpname, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-		if (m->fd >= 0 || errno != EEXIST)
+		m->w.fd = openat(dirfd, m->tmpname, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (m->w.fd >= 0 || errno != EEXIST)
 			break;
 	}
-	if (m->fd < 0) {
+	if (m->w.fd < 0) {
 		int e = errno;
 
 		free(m->name);
@@ -969,31 +1028,30 @@ struct genelf_multi *genelf_multi__create(int dirfd, const char *name)
 	}
 	hash_init(&m->hash);
 	build_abbrev(&m->s.abbrev);
-	bb_zeros(&m->symtab, sizeof(Elf64_Sym));
-	bb_u8(&m->strtab, 0);
+	reset_symbols(&m->s);
 	m->nsyms = 1;
-	multi_put(m, zeros, sizeof(zeros));
+	layout_init(&m->layout, false);
+	/* the headers are written over these zeros by finish */
+	strbuf_addzeros(&m->w.buf, m->layout.text);
 	return m;
 }
 
 int genelf_multi__fstat(struct genelf_multi *m, struct stat *st)
 {
-	return fstat(m->fd, st);
+	return fstat(m->w.fd, st);
 }
 
 uint64_t genelf_multi__add(struct genelf_multi *m, const struct genelf_input *in)
 {
-	static const unsigned char pad[16] = { 0 };
 	struct genelf_scratch *s = &m->s;
 	uint64_t text;
 	size_t nlines, npcs;
-	Elf64_Sym sym;
 
-	if (m->failed || !in->code_size || in->code_size > (1ull << 32))
+	if (m->w.failed || !in->code_size || in->code_size > (1ull << 32))
 		return 0;
-	multi_put(m, pad, ALIGN_UP(m->pos, 16) - m->pos);
-	text = m->pos;
-	multi_put(m, in->code, in->code_size);
+	writer_pad(&m->w, 16);
+	text = writer_pos(&m->w);
+	writer_put(&m->w, in->code, in->code_size);
 	hash_update(&m->hash, &text, sizeof(text));
 	hash_update(&m->hash, in->code, in->code_size);
 
@@ -1001,35 +1059,15 @@ uint64_t genelf_multi__add(struct genelf_multi *m, const struct genelf_input *in
 	npcs = prepare_pcs(s, in);
 	if (nlines || npcs)
 		add_cu(s, in, nlines, npcs, text);
-
-	memset(&sym, 0, sizeof(sym));
-	sym.st_name = (uint32_t)m->strtab.len;
-	sym.st_info = ELF64_ST_INFO(STB_LOCAL, STT_FUNC);
-	sym.st_shndx = 2;
-	sym.st_value = text;
-	sym.st_size = in->code_size;
-	bb_put(&m->symtab, &sym, sizeof(sym));
-	bb_str(&m->strtab, in->name);
+	add_func_symbol(s, &m->layout, in->name, text, in->code_size);
 	m->nsyms++;
 	return text;
 }
 
 static void multi_free(struct genelf_multi *m)
 {
-	free(m->s.abbrev.p);
-	free(m->s.info.p);
-	free(m->s.line.p);
-	free(m->s.aranges.p);
-	free(m->s.files.keys);
-	free(m->s.files.vals);
-	free(m->s.methods.keys);
-	free(m->s.methods.vals);
-	free(m->s.file_list);
-	free(m->s.lines);
-	free(m->s.pcs);
-	free(m->wbuf.p);
-	free(m->symtab.p);
-	free(m->strtab.p);
+	scratch_release(&m->s);
+	strbuf_release(&m->w.buf);
 	free(m->name);
 	free(m->tmpname);
 	free(m);
@@ -1039,118 +1077,36 @@ void genelf_multi__discard(struct genelf_multi *m)
 {
 	if (!m)
 		return;
-	close(m->fd);
+	close(m->w.fd);
 	unlinkat(m->dirfd, m->tmpname, 0);
 	multi_free(m);
 }
 
 int genelf_multi__finish(struct genelf_multi *m, struct stat *st, uint8_t build_id[GENELF_BUILD_ID_SIZE])
 {
-	struct section sec[10];
-	unsigned nsec = 0;
-	uint64_t text_end = m->pos;
-	bool debug = m->s.info.len > 0;
-	uint32_t names[10];
-	size_t shdr_off;
-	struct bbuf hdr = { 0 };
-	Elf64_Ehdr eh;
-	Elf64_Phdr ph[2];
+	struct layout *l = &m->layout;
+	bool dwarf = m->s.info.len > 0;
+	unsigned char hdr[sizeof(Elf64_Ehdr) + 3 * sizeof(Elf64_Phdr) + NOTE_SIZE];
+	size_t hdr_len;
 	struct stat lst;
 	int ret = -1, e;
 
-	if (m->nsyms == 1)
-		text_end = MULTI_TEXT_START;
-	sec[++nsec] = (struct section){ ".note.gnu.build-id", SHT_NOTE, SHF_ALLOC, MULTI_NOTE_OFF,
-					MULTI_NOTE_OFF, 12 + 4 + GENELF_BUILD_ID_SIZE, 0, 0, 4, 0 };
-	sec[++nsec] = (struct section){ ".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, MULTI_TEXT_START,
-					MULTI_TEXT_START, text_end - MULTI_TEXT_START, 0, 0, 16, 0 };
-	if (debug) {
-		const struct bbuf *parts[] = { &m->s.abbrev, &m->s.info, &m->s.line, &m->s.aranges };
-		static const char *const pn[] = { ".debug_abbrev", ".debug_info", ".debug_line", ".debug_aranges" };
-
-		for (int i = 0; i < 4; i++) {
-			sec[++nsec] = (struct section){ pn[i], SHT_PROGBITS, 0, 0, m->pos, parts[i]->len, 0, 0, 1, 0 };
-			multi_put(m, parts[i]->p, parts[i]->len);
-			hash_update(&m->hash, parts[i]->p, parts[i]->len);
-		}
+	layout_set_text(l, writer_pos(&m->w) - l->text);
+	/* the id covers the code with its offsets, the DWARF and the names (not the headers) */
+	if (dwarf) {
+		hash_update(&m->hash, m->s.abbrev.buf, m->s.abbrev.len);
+		hash_update(&m->hash, m->s.info.buf, m->s.info.len);
+		hash_update(&m->hash, m->s.line.buf, m->s.line.len);
+		hash_update(&m->hash, m->s.aranges.buf, m->s.aranges.len);
 	}
-	{
-		static const unsigned char pad[8] = { 0 };
-
-		multi_put(m, pad, ALIGN_UP(m->pos, 8) - m->pos);
-	}
-	/* the link names .strtab, the section after this one */
-	nsec++;
-	sec[nsec] = (struct section){ ".symtab", SHT_SYMTAB, 0, 0, m->pos, m->symtab.len, nsec + 1, m->nsyms,
-					8, sizeof(Elf64_Sym) };
-	multi_put(m, m->symtab.p, m->symtab.len);
-	sec[++nsec] = (struct section){ ".strtab", SHT_STRTAB, 0, 0, m->pos, m->strtab.len, 0, 0, 1, 0 };
-	multi_put(m, m->strtab.p, m->strtab.len);
-	hash_update(&m->hash, m->strtab.p, m->strtab.len);
-	sec[++nsec] = (struct section){ ".shstrtab", SHT_STRTAB, 0, 0, m->pos, 0, 0, 0, 1, 0 };
-	{
-		uint64_t start = m->pos;
-
-		multi_put(m, "", 1);
-		for (unsigned i = 1; i <= nsec; i++) {
-			names[i] = (uint32_t)(m->pos - start);
-			multi_put(m, sec[i].name, strlen(sec[i].name) + 1);
-		}
-		sec[nsec].size = m->pos - start;
-	}
-	{
-		static const unsigned char pad[8] = { 0 };
-		Elf64_Shdr zero = { 0 };
-
-		multi_put(m, pad, ALIGN_UP(m->pos, 8) - m->pos);
-		shdr_off = m->pos;
-		multi_put(m, &zero, sizeof(zero));
-	}
-	for (unsigned i = 1; i <= nsec; i++) {
-		Elf64_Shdr sh = {
-			.sh_name = names[i], .sh_type = sec[i].type, .sh_flags = sec[i].flags,
-			.sh_addr = sec[i].addr, .sh_offset = sec[i].offset, .sh_size = sec[i].size,
-			.sh_link = sec[i].link, .sh_info = sec[i].info,
-			.sh_addralign = sec[i].align, .sh_entsize = sec[i].entsize,
-		};
-
-		multi_put(m, &sh, sizeof(sh));
-	}
-	if (multi_flush(m))
-		goto out;
-
-	memset(&eh, 0, sizeof(eh));
-	memcpy(eh.e_ident, ELFMAG, SELFMAG);
-	eh.e_ident[EI_CLASS] = ELFCLASS64;
-	eh.e_ident[EI_DATA] = GENELF_DATA;
-	eh.e_ident[EI_VERSION] = EV_CURRENT;
-	eh.e_type = ET_DYN;
-	eh.e_machine = GENELF_MACHINE;
-	eh.e_version = EV_CURRENT;
-	eh.e_entry = MULTI_TEXT_START;
-	eh.e_phoff = sizeof(Elf64_Ehdr);
-	eh.e_shoff = shdr_off;
-	eh.e_ehsize = sizeof(Elf64_Ehdr);
-	eh.e_phentsize = sizeof(Elf64_Phdr);
-	eh.e_phnum = 2;
-	eh.e_shentsize = sizeof(Elf64_Shdr);
-	eh.e_shnum = (uint16_t)(nsec + 1);
-	eh.e_shstrndx = (uint16_t)nsec;
-	ph[0] = (Elf64_Phdr){ .p_type = PT_LOAD, .p_flags = PF_R | PF_X, .p_filesz = text_end,
-			      .p_memsz = text_end, .p_align = 0x1000 };
-	ph[1] = (Elf64_Phdr){ .p_type = PT_NOTE, .p_flags = PF_R, .p_offset = MULTI_NOTE_OFF,
-			      .p_vaddr = MULTI_NOTE_OFF, .p_paddr = MULTI_NOTE_OFF,
-			      .p_filesz = 12 + 4 + GENELF_BUILD_ID_SIZE,
-			      .p_memsz = 12 + 4 + GENELF_BUILD_ID_SIZE, .p_align = 4 };
+	hash_update(&m->hash, m->s.strtab.buf, m->s.strtab.len);
 	hash_final(&m->hash, build_id);
-	bb_put(&hdr, &eh, sizeof(eh));
-	bb_put(&hdr, ph, sizeof(ph));
-	bb_u32(&hdr, 4);
-	bb_u32(&hdr, GENELF_BUILD_ID_SIZE);
-	bb_u32(&hdr, NT_GNU_BUILD_ID);
-	bb_put(&hdr, "GNU", 4);
-	bb_put(&hdr, build_id, GENELF_BUILD_ID_SIZE);
-	if (pwrite(m->fd, hdr.p, hdr.len, 0) != (ssize_t)hdr.len || fstat(m->fd, st))
+
+	layout_emit_tail(l, &m->w, dwarf ? &m->s : NULL, &m->s.symtab, m->nsyms, &m->s.strtab);
+	if (writer_flush(&m->w))
+		goto out;
+	hdr_len = layout_header(l, build_id, hdr);
+	if (pwrite(m->w.fd, hdr, hdr_len, 0) != (ssize_t)hdr_len || fstat(m->w.fd, st))
 		goto out;
 	/* rename replaces a symlink itself, never its target; still, refuse one */
 	if (!fstatat(m->dirfd, m->name, &lst, AT_SYMLINK_NOFOLLOW) && !S_ISREG(lst.st_mode)) {
@@ -1162,8 +1118,7 @@ int genelf_multi__finish(struct genelf_multi *m, struct stat *st, uint8_t build_
 	ret = 0;
 out:
 	e = errno;
-	free(hdr.p);
-	close(m->fd);
+	close(m->w.fd);
 	if (ret)
 		unlinkat(m->dirfd, m->tmpname, 0);
 	multi_free(m);

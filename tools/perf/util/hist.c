@@ -8,7 +8,7 @@
 
 static const char *const key_names[SORT_NR_KEYS] = {
 	[SORT_COMM] = "comm", [SORT_PID] = "pid", [SORT_DSO] = "dso",
-	[SORT_SYM] = "sym", [SORT_SRCLINE] = "srcline",
+	[SORT_SYM] = "sym", [SORT_SRCLINE] = "srcline", [SORT_CPU] = "cpu",
 };
 
 /* ---- interned strings: comms change and threads die, entries keep their name ---- */
@@ -72,7 +72,7 @@ int hists__init(struct hists *h, const char *keys, struct dsos *dsos)
 			if (!strcmp(tok, key_names[k]))
 				break;
 		if (k == SORT_NR_KEYS) {
-			pr_err("Error: unknown --sort key: '%s' (known: comm, pid, dso, sym, srcline)\n", tok);
+			pr_err("Error: unknown --sort key: '%s' (known: comm, pid, dso, sym, srcline, cpu)\n", tok);
 			free(copy);
 			return -1;
 		}
@@ -160,7 +160,7 @@ static bool frame_same(const struct hist_frame *a, const struct hist_frame *b)
 /* identity of a would-be entry under the selected keys */
 struct entry_key {
 	const char *comm;
-	int32_t pid;
+	int32_t pid, cpu;
 	const struct hist_frame *frame;
 	const char *srcline;
 };
@@ -185,6 +185,9 @@ static uint64_t key_hash(const struct hists *h, const struct entry_key *k)
 			break;
 		case SORT_SRCLINE:
 			v = v * 31 + (uintptr_t)k->srcline;
+			break;
+		case SORT_CPU:
+			v = v * 31 + (uint32_t)k->cpu;
 			break;
 		default:
 			break;
@@ -220,6 +223,10 @@ static bool key_match(const struct hists *h, const struct hist_entry *e, const s
 			if (e->srcline != k->srcline)
 				return false;
 			break;
+		case SORT_CPU:
+			if (e->cpu != k->cpu)
+				return false;
+			break;
 		default:
 			break;
 		}
@@ -234,6 +241,12 @@ static const char *frame_srcline(struct hists *h, const struct hist_frame *f)
 
 	if (f->dso)
 		s = dso__srcline(h->dsos, f->dso, f->addr);
+	if (!s && f->sym && f->addr >= f->sym->start) {
+		/* like perf: a known function without line info is function+offset */
+		snprintf(buf, sizeof(buf), "%s+%llu", f->sym->name,
+			 (unsigned long long)(f->addr - f->sym->start));
+		s = buf;
+	}
 	if (!s) {
 		/* like perf: the DSO and the address when no line is known */
 		snprintf(buf, sizeof(buf), "%s[%llx]", f->dso ? f->dso->short_name : "[unknown]",
@@ -274,6 +287,7 @@ static struct hist_entry *findnew_entry(struct hists *h, const struct entry_key 
 	e->hash = hv;
 	e->comm = k->comm;
 	e->pid = k->pid;
+	e->cpu = k->cpu;
 	e->frame = *k->frame;
 	e->srcline = k->srcline;
 	e->hash_next = h->buckets[b];
@@ -300,6 +314,7 @@ static void chain_add(struct hists *h, struct callchain_node *parent, const stru
 		      size_t n, bool reverse, uint64_t period)
 {
 	parent->period += period;
+	parent->count++;
 	for (size_t i = 0; i < n; i++) {
 		const struct hist_frame cf = caller_view(&frames[reverse ? n - 1 - i : i]);
 		const struct hist_frame *f = &cf;
@@ -322,15 +337,18 @@ static void chain_add(struct hists *h, struct callchain_node *parent, const stru
 			parent->children = c;
 		}
 		c->period += period;
+		c->count++;
 		parent = c;
 	}
 	parent->self += period;
 }
 
-void hists__add_sample(struct hists *h, const char *comm, int32_t pid,
+void hists__add_sample(struct hists *h, const char *comm, int32_t pid, int32_t tid, int32_t cpu,
 		       const struct hist_frame *frames, size_t n, uint64_t period)
 {
-	struct entry_key k = { intern(h->strings, comm ? comm : ""), pid, &frames[0], NULL };
+	/* perf's "pid" key is the thread: Pid:Command shows the tid */
+	struct entry_key k = { intern(h->strings, comm ? comm : ""), tid > 0 ? tid : pid, cpu,
+			       &frames[0], NULL };
 	struct hist_entry *e;
 
 	if (hists__has_key(h, SORT_SRCLINE))
@@ -340,20 +358,14 @@ void hists__add_sample(struct hists *h, const char *comm, int32_t pid,
 	e->nr_samples++;
 	h->total_period += period;
 	h->nr_samples++;
+	e->last_sample = h->nr_samples;
 
-	if (!h->children) {
-		e->period_children += period;
-		if (h->callchains && n > 1)
-			/* callee order: the sampled function, then who called it */
-			chain_add(h, &e->chain_root, frames + 1, n - 1, !h->callee_order, period);
-		else if (h->callchains)
-			e->chain_root.period += period;
-		return;
-	}
 	e->period_children += period;
-	/* caller order, as perf shows --children: the whole chain down to the sample */
+	/* the entry's own chains: the whole of it, from the sampled function */
 	if (h->callchains)
-		chain_add(h, &e->chain_root, frames, n, true, period);
+		chain_add(h, &e->chain_root, frames, n, !h->callee_order, period);
+	if (!h->children)
+		return;
 	/* every caller gets the period once, however often it recurs in this chain */
 	for (size_t i = 1; i < n; i++) {
 		struct entry_key ck = k;
@@ -378,9 +390,17 @@ void hists__add_sample(struct hists *h, const char *comm, int32_t pid,
 		if (seen)
 			continue;
 		c = findnew_entry(h, &ck);
+		/* callers that fall into one entry (--sort dso: main and its callees) count once */
+		if (c->last_sample == h->nr_samples)
+			continue;
+		c->last_sample = h->nr_samples;
 		c->period_children += period;
-		if (h->callchains)
-			/* from this caller down to the sampled function */
+		if (!h->callchains)
+			continue;
+		/* a caller's chains start at the caller: down to the sample, or up to the root */
+		if (h->callee_order)
+			chain_add(h, &c->chain_root, frames + i, n - i, false, period);
+		else
 			chain_add(h, &c->chain_root, frames, i + 1, true, period);
 	}
 }
@@ -444,6 +464,9 @@ static int cmp_entries(const void *pa, const void *pb)
 		case SORT_SRCLINE:
 			r = cmp_str(a->srcline, b->srcline);
 			break;
+		case SORT_CPU:
+			r = a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
+			break;
 		default:
 			break;
 		}
@@ -463,4 +486,109 @@ struct hist_entry **hists__sorted(struct hists *h, size_t *nr)
 	qsort(v, n, sizeof(*v), cmp_entries);
 	*nr = n;
 	return v;
+}
+
+/* ---- sample filters ---- */
+
+static size_t split_list(const char *list, char ***out)
+{
+	char *copy = xstrdup(list), *tok, *save = NULL;
+	size_t n = 0;
+
+	*out = NULL;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		*out = xrealloc(*out, (n + 1) * sizeof(**out));
+		(*out)[n++] = xstrdup(tok);
+	}
+	free(copy);
+	return n;
+}
+
+static int split_ids(const char *list, const char *what, int32_t **out, size_t *nr)
+{
+	char **words;
+	size_t n = split_list(list, &words);
+	int ret = 0;
+
+	*out = xmalloc((n ? n : 1) * sizeof(**out));
+	for (size_t i = 0; i < n; i++) {
+		char *end;
+		long v = strtol(words[i], &end, 10);
+
+		if (*end || end == words[i] || v < 0) {
+			pr_err("Error: invalid %s '%s'\n", what, words[i]);
+			ret = -1;
+		}
+		(*out)[i] = (int32_t)v;
+		free(words[i]);
+	}
+	free(words);
+	*nr = n;
+	return ret;
+}
+
+int hist_filter__init(struct hist_filter *f, const char *comms, const char *dsos, const char *syms,
+		      const char *pids, const char *tids)
+{
+	memset(f, 0, sizeof(*f));
+	if (comms)
+		f->nr_comms = split_list(comms, &f->comms);
+	if (dsos)
+		f->nr_dsos = split_list(dsos, &f->dsos);
+	if (syms)
+		f->nr_syms = split_list(syms, &f->syms);
+	if (pids && split_ids(pids, "--pid", &f->pids, &f->nr_pids) < 0)
+		return -1;
+	if (tids && split_ids(tids, "--tid", &f->tids, &f->nr_tids) < 0)
+		return -1;
+	return 0;
+}
+
+void hist_filter__exit(struct hist_filter *f)
+{
+	char **lists[] = { f->comms, f->dsos, f->syms };
+	size_t nrs[] = { f->nr_comms, f->nr_dsos, f->nr_syms };
+
+	for (size_t l = 0; l < ARRAY_SIZE(lists); l++) {
+		for (size_t i = 0; i < nrs[l]; i++)
+			free(lists[l][i]);
+		free(lists[l]);
+	}
+	free(f->pids);
+	free(f->tids);
+	memset(f, 0, sizeof(*f));
+}
+
+static bool in_list(char *const *list, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(list[i], s))
+			return true;
+	return false;
+}
+
+static bool in_ids(const int32_t *ids, size_t n, int32_t v)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ids[i] == v)
+			return true;
+	return false;
+}
+
+bool hist_filter__match(const struct hist_filter *f, const char *comm, int32_t pid, int32_t tid,
+			const struct hist_frame *frame)
+{
+	if (f->comms && !in_list(f->comms, f->nr_comms, comm))
+		return false;
+	if (f->pids && !in_ids(f->pids, f->nr_pids, pid))
+		return false;
+	if (f->tids && !in_ids(f->tids, f->nr_tids, tid))
+		return false;
+	/* a DSO by its short name ([kernel.kallsyms], libc.so.6) or its path */
+	if (f->dsos && (!frame->dso || (!in_list(f->dsos, f->nr_dsos, frame->dso->short_name) &&
+					!in_list(f->dsos, f->nr_dsos, frame->dso->long_name))))
+		return false;
+	if (f->syms && (!frame->sym || !in_list(f->syms, f->nr_syms, frame->sym->name)))
+		return false;
+	return true;
 }

@@ -17,6 +17,7 @@ enum sort_key {
 	SORT_DSO,
 	SORT_SYM,
 	SORT_SRCLINE,
+	SORT_CPU,
 	SORT_NR_KEYS,
 };
 
@@ -36,12 +37,14 @@ struct callchain_node {
 	struct hist_frame frame;
 	uint64_t period;          /* of all chains through this node */
 	uint64_t self;            /* of chains ending here */
+	uint64_t count;           /* samples through this node */
 	struct callchain_node *children, *next;
 };
 
 struct hist_entry {
 	const char *comm;
 	int32_t pid;
+	int32_t cpu;
 	struct hist_frame frame;
 	const char *srcline;
 	uint64_t period;          /* self */
@@ -50,6 +53,7 @@ struct hist_entry {
 	struct callchain_node chain_root;
 	struct hist_entry *hash_next;
 	uint64_t hash;
+	uint64_t last_sample;     /* hists.nr_samples when a sample last counted here */
 };
 
 struct hists {
@@ -57,10 +61,11 @@ struct hists {
 	int nr_keys;
 	bool children;            /* --children: cumulate callers */
 	bool callchains;          /* collect chains for the graph */
-	bool callee_order;        /* graph from the sampled function up to callers */
+	bool callee_order;        /* chains from the sampled function up to the root */
 	struct hist_entry **buckets;
 	size_t nbuckets, nr_entries;
 	uint64_t total_period, nr_samples;
+	uint64_t nr_filtered_period;  /* of samples a filter left out (--percentage absolute) */
 	struct dsos *dsos;        /* for srclines */
 	void *strings;            /* interned comm / srcline strings */
 	void *node_arena;         /* call-graph nodes, freed all at once */
@@ -74,8 +79,26 @@ void hists__exit(struct hists *h);
  * Adds one sample. frames[0] is the sampled address, frames[1..n-1] its
  * callers, innermost first (n >= 1).
  */
-void hists__add_sample(struct hists *h, const char *comm, int32_t pid,
+void hists__add_sample(struct hists *h, const char *comm, int32_t pid, int32_t tid, int32_t cpu,
 		       const struct hist_frame *frames, size_t n, uint64_t period);
+
+/*
+ * Which samples count (report --comms, --dsos, --symbols, --pid, --tid):
+ * comma-separated lists, NULL for no restriction.
+ */
+struct hist_filter {
+	char **comms, **dsos, **syms;
+	int32_t *pids, *tids;
+	size_t nr_comms, nr_dsos, nr_syms, nr_pids, nr_tids;
+};
+
+/* -1 with a message on a bad number in pids/tids */
+int hist_filter__init(struct hist_filter *f, const char *comms, const char *dsos, const char *syms,
+		      const char *pids, const char *tids);
+void hist_filter__exit(struct hist_filter *f);
+/* frame: the sampled address, what --dsos and --symbols look at */
+bool hist_filter__match(const struct hist_filter *f, const char *comm, int32_t pid, int32_t tid,
+			const struct hist_frame *frame);
 
 /* entries sorted for output: by (children or self) period, then by the keys */
 struct hist_entry **hists__sorted(struct hists *h, size_t *nr);

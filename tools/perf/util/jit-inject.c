@@ -27,7 +27,9 @@
 #include "debug.h"
 #include "genelf.h"
 #include "header.h"
+#include "jit-save.h"
 #include "jitdump.h"
+#include "namespaces.h"
 #include "sample.h"
 #include "util.h"
 
@@ -121,27 +123,40 @@ struct jit_inject {
 	size_t evbuf_cap;
 
 	struct jit_inject_stats st;
+
+	/* dumps of processes in other namespaces (open_marker) */
+	struct jit_saved *saved;  /* what record saved beside the input */
+	bool saved_loaded;
+	char *ns_elf_dir;         /* where their ELFs go, on our side */
+	bool ns_elf_dir_tried;
 };
 
-bool jit_inject__is_marker(const char *filename, uint32_t pid)
+long jit_inject__dump_number(const char *filename)
 {
 	const char *base = strrchr(filename, '/');
 	const char *p;
 	uint64_t n = 0;
 
 	if (!base || !str_starts_with(base + 1, "jit-"))
-		return false;
+		return -1;
 	p = base + 5;
 	if (*p < '0' || *p > '9')
-		return false;
+		return -1;
 	for (; *p >= '0' && *p <= '9'; p++) {
 		n = n * 10 + (uint64_t)(*p - '0');
 		if (n > UINT32_MAX)
-			return false;
+			return -1;
 	}
 	if (strcmp(p, ".dump"))
-		return false;
-	return pid == 0 || n == pid;
+		return -1;
+	return (long)n;
+}
+
+bool jit_inject__is_marker(const char *filename, uint32_t pid)
+{
+	long n = jit_inject__dump_number(filename);
+
+	return n >= 0 && (pid == 0 || (uint32_t)n == pid);
 }
 
 struct jit_inject *jit_inject__new(const struct perf_data_reader *in, struct perf_data_writer *out,
@@ -621,9 +636,21 @@ static int check_clock(struct jit_inject *ji, const char *path, bool arch)
 	return 0;
 }
 
+/*
+ * Where a dump is read from and its ELFs go. A dump of the host: its path,
+ * ELFs beside it. A container's: a copy or /proc/PID/root, ELFs on our side.
+ */
+struct dump_src {
+	const char *key;          /* identifies the dump: mapped again = same key */
+	const char *open_path;    /* what to open */
+	const char *elf_dir;      /* NULL: the dump's directory */
+	uint32_t nspid;           /* != 0: LOAD/MOVE pid as the container saw it, becomes pid */
+};
+
 /* 1 = marker consumed, 0 = keep the record (dump unusable), -1 = fatal */
-static int open_dump(struct jit_inject *ji, const union perf_event *ev, const char *path, uint32_t pid)
+static int open_dump(struct jit_inject *ji, const union perf_event *ev, const struct dump_src *src, uint32_t pid)
 {
+	const char *path = src->open_path;
 	struct dump_ctx c = { .ji = ji };
 	struct jitdump_record r;
 	const struct perf_event_attr *attr;
@@ -634,7 +661,7 @@ static int open_dump(struct jit_inject *ji, const union perf_event *ev, const ch
 	int err, ret = 1;
 
 	for (size_t i = 0; i < ji->nr_dumps; i++)
-		if (!strcmp(ji->dumps[i].path, path))
+		if (!strcmp(ji->dumps[i].path, src->key))
 			return 1;       /* the same dump mapped again */
 
 	err = jitdump_open(path, &c.jd);
@@ -650,14 +677,16 @@ static int open_dump(struct jit_inject *ji, const union perf_event *ev, const ch
 		jitdump_close(c.jd);
 		return -1;
 	}
-	dir = xstrdup(path);
+	dir = xstrdup(src->elf_dir ? src->elf_dir : path);
 	slash = strrchr(dir, '/');
-	if (slash == dir)
+	if (src->elf_dir)
+		;
+	else if (slash == dir)
 		slash[1] = 0;
 	else
 		*slash = 0;
 	c.dir = dir;
-	c.dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	c.dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (src->elf_dir ? O_NOFOLLOW : 0));
 	if (c.dirfd < 0) {
 		pr_warning("jit: cannot open directory %s: %s; its code stays unresolved\n", dir, strerror(errno));
 		jitdump_close(c.jd);
@@ -669,7 +698,7 @@ static int open_dump(struct jit_inject *ji, const union perf_event *ev, const ch
 	ji->dumps = xrealloc(ji->dumps, (ji->nr_dumps + 1) * sizeof(*ji->dumps));
 	d = &ji->dumps[ji->nr_dumps];
 	memset(d, 0, sizeof(*d));
-	d->path = xstrdup(path);
+	d->path = xstrdup(src->key);
 	d->pid = pid ? pid : jitdump_header(c.jd)->pid;
 	if (attr) {
 		d->sample_type = attr->sample_type;
@@ -713,6 +742,11 @@ static int open_dump(struct jit_inject *ji, const union perf_event *ev, const ch
 				   jitdump_record_error(c.jd));
 			continue;
 		}
+		/* the container's pids become the host pid its samples carry */
+		if (src->nspid && r.id == JIT_CODE_LOAD && r.load.pid == src->nspid)
+			r.load.pid = r.load.tid = d->pid;
+		else if (src->nspid && r.id == JIT_CODE_MOVE && r.move.pid == src->nspid)
+			r.move.pid = r.move.tid = d->pid;
 		switch (r.id) {
 		case JIT_CODE_LOAD:
 			if (do_load(&c, &r))
@@ -772,6 +806,117 @@ static int open_dump(struct jit_inject *ji, const union perf_event *ev, const ch
 	close(c.dirfd);
 	jitdump_close(c.jd);
 	free(dir);
+	return ret;
+}
+
+/*
+ * The ELFs of a container's dump never go into the container: they go to
+ * <output>.jit/ (<input>.jit/ when the output is a pipe), made if needed.
+ * NULL after a message when there is no such place.
+ */
+static const char *ns_elf_dir(struct jit_inject *ji)
+{
+	const char *base = ji->out->path && strcmp(ji->out->path, "-") ? ji->out->path : ji->in->path;
+	char *dir, *real;
+	struct stat st;
+
+	if (ji->ns_elf_dir_tried)
+		return ji->ns_elf_dir;
+	ji->ns_elf_dir_tried = true;
+	if (!base || !strcmp(base, "-")) {
+		pr_warning("jit: the ELFs of a container's jitdump need a directory on this side: "
+			   "give inject -o FILE (they go to FILE.jit/)\n");
+		return NULL;
+	}
+	dir = jit_saved__dir_of(base);
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		pr_warning("jit: cannot create %s: %s\n", dir, strerror(errno));
+		free(dir);
+		return NULL;
+	}
+	if (lstat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		pr_warning("jit: %s is not a directory (a symlink?): not writing the container's ELFs there\n", dir);
+		free(dir);
+		return NULL;
+	}
+	real = realpath(dir, NULL);
+	free(dir);
+	ji->ns_elf_dir = real;
+	return real;
+}
+
+/*
+ * A marker MMAP: the dump of the host process as perf 6.1 reads it, or of a
+ * process in another namespace (a container), whose dump is named after its
+ * pid there: from record's saved copy, else through /proc/PID/root while it
+ * lives. Never silent when a dump cannot be had.
+ */
+static int open_marker(struct jit_inject *ji, const union perf_event *ev, const char *f, uint32_t pid)
+{
+	long n = jit_inject__dump_number(f);
+	struct dump_src src = { .key = f, .open_path = f };
+	const struct jit_saved_file *copy;
+	struct ns_proc ns;
+	bool live = false;
+	pid_t nspid;
+	char *key, fdpath[64];
+	int fd = -1, ret;
+
+	if (!ji->saved_loaded) {
+		ji->saved_loaded = true;
+		if (ji->in->path && strcmp(ji->in->path, "-"))
+			ji->saved = jit_saved__load(ji->in->path);
+	}
+	nspid = jit_saved__nspid(ji->saved, (pid_t)pid);
+	if (nspid < 0 && pid && !ns_proc__read((pid_t)pid, &ns) && ns_proc__contained(&ns) && ns.nspid == n) {
+		nspid = ns.nspid;
+		live = true;
+	}
+	if (nspid < 0 || nspid != n) {
+		if (jit_inject__is_marker(f, pid))
+			return open_dump(ji, ev, &src, pid);
+		pr_warning("jit: pid %" PRIu32 " maps %s, the jitdump of a pid %ld: it ran in another pid namespace "
+			   "(a container) and has exited, and %s.jit/ holds no copy: record it with this perf record "
+			   "(it saves such dumps) or run inject while it runs; its JIT code stays unresolved\n",
+			   pid, f, n, ji->in->path);
+		return 0;
+	}
+	key = xasprintf("%" PRIu32 ":%s", pid, f);
+	src.key = key;
+	src.nspid = (uint32_t)nspid;
+	copy = jit_saved__find(ji->saved, (pid_t)pid, false, f);
+	if (copy) {
+		src.open_path = copy->path;
+	} else {
+		if (!live && ns_proc__read((pid_t)pid, &ns) == 0 && ns.nspid == nspid)
+			live = true;
+		fd = live ? ns_proc__open(&ns, f) : -1;
+		if (fd < 0 && live && errno == ENOENT) {
+			/* a path in our view (perf synthesized it from /proc/PID/maps): the mapping itself */
+			int err = errno;
+
+			fd = ns_proc__open_mapped(&ns, ev->mmap.start, ev->mmap.start + ev->mmap.len,
+						  strrchr(f, '/') + 1);
+			if (fd < 0)
+				errno = err;
+		}
+		if (fd < 0) {
+			pr_warning("jit: pid %" PRIu32 " (pid %d in its container) maps %s, which cannot be read%s%s: "
+				   "%s; its JIT code stays unresolved\n", pid, (int)nspid, f,
+				   live ? " in its root: " : "", live ? strerror(errno) : "",
+				   live ? (errno == ELOOP ? "a symlink there is refused" : "check the path")
+					: "it has exited and the recording has no saved copy: record with this perf record");
+			free(key);
+			return 0;
+		}
+		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+		src.open_path = fdpath;
+	}
+	src.elf_dir = ns_elf_dir(ji);
+	ret = src.elf_dir ? open_dump(ji, ev, &src, pid) : 0;
+	if (fd >= 0)
+		close(fd);
+	free(key);
 	return ret;
 }
 
@@ -850,8 +995,8 @@ int jit_inject__process(struct jit_inject *ji, union perf_event *ev)
 
 		if (!f)
 			return 0;
-		if (jit_inject__is_marker(f, pid)) {
-			int r = open_dump(ji, ev, f, pid);
+		if (jit_inject__dump_number(f) >= 0) {
+			int r = open_marker(ji, ev, f, pid);
 
 			if (r < 0)
 				return -1;
@@ -951,6 +1096,8 @@ void jit_inject__delete(struct jit_inject *ji)
 	free(ji->frames);
 	free(ji->raw_frames);
 	free(ji->evbuf);
+	jit_saved__delete(ji->saved);
+	free(ji->ns_elf_dir);
 	genelf__image_release(&ji->img);
 	free(ji);
 }

@@ -55,6 +55,9 @@ void jit_inject__delete(struct jit_inject *ji);
  */
 bool jit_inject__is_marker(const char *filename, uint32_t pid);
 
+/* N of a basename "jit-<N>.dump" after a '/', else -1 */
+long jit_inject__dump_number(const char *filename);
+
 struct jit_inject_stats {
 	uint64_t dumps, loads, moves, elfs_written, elfs_reused, mmaps_emitted, maps_dropped;
 	uint64_t samples_in_jit, samples_hit;

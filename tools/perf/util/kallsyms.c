@@ -72,3 +72,44 @@ next:
 	}
 	return added;
 }
+
+struct kallsyms {
+	char *path;
+	bool loaded;
+	struct symtab syms;
+};
+
+struct kallsyms *kallsyms__new(const char *path)
+{
+	struct kallsyms *k = xzalloc(sizeof(*k));
+
+	k->path = xstrdup(path);
+	return k;
+}
+
+void kallsyms__delete(struct kallsyms *k)
+{
+	if (!k)
+		return;
+	symtab__exit(&k->syms);
+	free(k->path);
+	free(k);
+}
+
+const char *kallsyms__resolve(uint64_t addr, uint64_t *offset, void *kallsyms)
+{
+	struct kallsyms *k = kallsyms;
+	const struct symbol *s;
+
+	if (!k->loaded) {
+		/* one attempt: an unreadable file stays unreadable for this run */
+		k->loaded = true;
+		if (kallsyms__load(k->path, &k->syms) > 0)
+			symtab__finish(&k->syms);
+	}
+	s = symtab__find(&k->syms, addr);
+	if (!s)
+		return NULL;
+	*offset = addr - s->start;
+	return s->name;
+}

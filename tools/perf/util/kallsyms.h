@@ -12,4 +12,20 @@
  */
 int kallsyms__load(const char *path, struct symtab *t);
 
+/*
+ * A kallsyms file loaded on the first lookup, for callers that may never
+ * need it (a print format with %pS): the owner creates it, passes it where
+ * lookups happen and deletes it; nothing is cached process-wide.
+ */
+struct kallsyms;
+
+struct kallsyms *kallsyms__new(const char *path);
+void kallsyms__delete(struct kallsyms *k);
+
+/*
+ * Name of the symbol containing addr and *offset into it, or NULL. The
+ * signature fits trace_ksym_resolver_t: pass the handle as the void *.
+ */
+const char *kallsyms__resolve(uint64_t addr, uint64_t *offset, void *kallsyms);
+
 #endif

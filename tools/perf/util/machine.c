@@ -1,9 +1,17 @@
 // SPDX-License-Identifier: MIT
+#include <elf.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "debug.h"
+#include "jit-save.h"
 #include "machine.h"
+#include "namespaces.h"
+#include "perf-map.h"
 #include "util.h"
 
 static struct maps *maps__new(void)
@@ -133,6 +141,7 @@ void machine__init(struct machine *m)
 	m->nthreads_buckets = 1024;
 	m->threads = xzalloc(m->nthreads_buckets * sizeof(*m->threads));
 	m->kmaps = maps__new();
+	m->ksymbols = maps__new();
 	dsos__init(&m->dsos);
 }
 
@@ -150,7 +159,115 @@ void machine__exit(struct machine *m)
 	}
 	free(m->threads);
 	maps__put(m->kmaps);
+	maps__put(m->ksymbols);
 	dsos__exit(&m->dsos);
+	jit_saved__delete(m->saved);
+	free(m->data_path);
+}
+
+void machine__set_data_path(struct machine *m, const char *path)
+{
+	free(m->data_path);
+	m->data_path = path && strcmp(path, "-") ? xstrdup(path) : NULL;
+}
+
+/*
+ * /tmp/perf-<pid>.map of a process of our namespaces, before dso.c reads it:
+ * JIT samples that nothing will name say why; a map older than the process
+ * (left by an earlier process with the same pid) is ignored, with a warning.
+ * The process is only known while it lives: it is the recorded one when it
+ * started before the recording ended (perf.data's mtime).
+ */
+static void machine__check_host_perf_map(struct machine *m, int pid, struct dso *dso)
+{
+	struct stat map_st, data_st;
+	struct ns_proc ns;
+	char host[64];
+	double start;
+
+	snprintf(host, sizeof(host), "/tmp/perf-%d.map", pid);
+	if (lstat(host, &map_st)) {
+		if (errno == ENOENT)
+			pr_warning("pid %d has JIT samples but there is no %s; if it ran in a container "
+				   "(another pid namespace), its map was in there: record it with this perf "
+				   "record, which saves it, or report while it runs\n", pid, host);
+		return;
+	}
+	if (ns_proc__read(pid, &ns) || ns_proc__start_time(&ns, &start) || stat(m->data_path, &data_st))
+		return;
+	/* a start after the recording: the pid was reused since, that process says nothing */
+	if (start > (double)data_st.st_mtime + 1)
+		return;
+	/* boot time is known to the second, the start to a tick: two seconds of slack */
+	if ((double)map_st.st_mtime + 2 < start) {
+		pr_warning("%s is older than process %d (last written %.0f s before it started): "
+			   "left by an earlier process with the same pid, ignored\n", host, pid,
+			   start - (double)map_st.st_mtime);
+		dso->loaded = true;
+		symtab__finish(&dso->symtab);
+	}
+}
+
+/*
+ * The perf map of pid when pid ran in another namespace: loads dso from
+ * record's copy, or through the live process's root, and marks it loaded
+ * so that our own /tmp/perf-<pid>.map (another process's, or planted) is
+ * never read for it. Leaves dso alone for a process of our namespaces.
+ */
+static void machine__load_ns_perf_map(struct machine *m, int pid, struct dso *dso)
+{
+	const struct jit_saved_file *copy;
+	struct ns_proc ns;
+	char inner[64];
+	pid_t nspid;
+	int n = -1, fd;
+
+	if (!m->data_path || dso->loaded || pid <= 0)
+		return;
+	if (!m->saved_loaded) {
+		m->saved_loaded = true;
+		m->saved = jit_saved__load(m->data_path);
+	}
+	nspid = jit_saved__nspid(m->saved, pid);
+	if (nspid < 0) {
+		/* no copy at all (perf 6.1's recording): the live process, if it is one of a container */
+		if (m->saved || ns_proc__read(pid, &ns) || !ns_proc__contained(&ns)) {
+			machine__check_host_perf_map(m, pid, dso);
+			return;
+		}
+		nspid = ns.nspid;
+	}
+	dso->loaded = true;
+	snprintf(inner, sizeof(inner), "/tmp/perf-%d.map", (int)nspid);
+	copy = jit_saved__find(m->saved, pid, true, NULL);
+	if (copy) {
+		n = perf_map__load(copy->path, &dso->symtab);
+		if (n > 0)
+			dso->symsrc = xstrdup(copy->path);
+	} else if (!m->saved && (fd = ns_proc__open(&ns, inner)) >= 0) {
+		n = perf_map__load_fd(fd, inner, ns.uid, &dso->symtab);
+		close(fd);
+		if (n > 0)
+			dso->symsrc = xasprintf("/proc/%d/root%s", (int)pid, inner);
+	} else if (!m->saved) {
+		if (errno != ENOENT)
+			pr_warning("pid %d (pid %d in its container) has JIT samples but its %s cannot be read: %s%s\n",
+				   (int)pid, (int)nspid, inner, strerror(errno), errno == ELOOP ? " (a symlink: refused)" : "");
+		else
+			pr_warning("pid %d (pid %d in its container) has JIT samples but no %s in its root; "
+				   "a runtime writes it with e.g. node --perf-basic-prof\n", (int)pid, (int)nspid, inner);
+	} else if (jit_saved__find(m->saved, pid, false, NULL)) {
+		pr_warning("pid %d (pid %d in its container) has JIT samples; its jitdump was saved in %s/: "
+			   "name them with perf inject --jit -i %s -o OUT, then report on OUT\n",
+			   (int)pid, (int)nspid, m->saved->dir, m->data_path);
+	} else {
+		pr_warning("pid %d (pid %d in its container) has JIT samples but %s/ holds no copy of its %s: "
+			   "it had none while recorded (node writes it with --perf-basic-prof)\n",
+			   (int)pid, (int)nspid, m->saved->dir, inner);
+	}
+	if (n <= 0)
+		symtab__exit(&dso->symtab);
+	symtab__finish(&dso->symtab);
 }
 
 static size_t tid_hash(const struct machine *m, int32_t tid)
@@ -279,7 +396,7 @@ static int process_fork(struct machine *m, const struct perf_record_fork *f)
 }
 
 /* what perf 6.1 treats as anonymous memory that a perf-PID.map may describe */
-static bool is_anon_name(const char *name)
+bool machine__is_anon_name(const char *name)
 {
 	return !strcmp(name, "//anon") || str_starts_with(name, "/dev/zero") ||
 	       str_starts_with(name, "/anon_hugepage");
@@ -296,7 +413,7 @@ static struct dso *dso_for_mapping(struct machine *m, int32_t pid, const char *n
 		kind = DSO_KIND_KERNEL;
 	} else if (!strcmp(name, "[vdso]")) {
 		kind = DSO_KIND_VDSO;
-	} else if (is_anon_name(name)) {
+	} else if (machine__is_anon_name(name)) {
 		/* anonymous executable memory: a JIT may describe it in perf-PID.map */
 		snprintf(buf, sizeof(buf), "/tmp/perf-%d.map", pid);
 		name = buf;
@@ -362,6 +479,50 @@ static int process_mmap(struct machine *m, uint32_t pid, uint32_t tid, uint64_t 
 	return 0;
 }
 
+/*
+ * KSYMBOL: [addr, addr+len) is kernel code named `name` from now on (a DSO
+ * of that name with one symbol, as perf 6.1 shows it), until an UNREGISTER
+ * of the range; then the kernel map answers for it again. Kept apart from
+ * kmaps because the kernel map spans these addresses and must come back.
+ */
+static int process_ksymbol(struct machine *m, const struct perf_record_ksymbol *k, size_t size)
+{
+	size_t max = size - offsetof(struct perf_record_ksymbol, name);
+	uint64_t end = k->addr + k->len;
+	char name[512];
+	struct map *map;
+	size_t i, j;
+
+	if (size <= sizeof(*k) || !k->len || end < k->addr)
+		return 0;
+	/* drop what the range covered (a new registration or an unregistration) */
+	i = maps__lower(m->ksymbols, k->addr);
+	for (j = i; j < m->ksymbols->nr && m->ksymbols->entries[j]->start < end; j++)
+		map__put(m->ksymbols->entries[j]);
+	if (j > i) {
+		memmove(&m->ksymbols->entries[i], &m->ksymbols->entries[j],
+			(m->ksymbols->nr - j) * sizeof(*m->ksymbols->entries));
+		m->ksymbols->nr -= j - i;
+	}
+	if (k->flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER)
+		return 0;
+	snprintf(name, sizeof(name), "%.*s", (int)strnlen(k->name, max), k->name);
+	map = xzalloc(sizeof(*map));
+	map->start = k->addr;
+	map->end = end;
+	map->refcnt = 1;
+	map->dso = dsos__findnew(&m->dsos, name);
+	if (!map->dso->loaded) {
+		map->dso->kind = DSO_KIND_ANON;
+		map->dso->absolute = true;
+		map->dso->loaded = true;
+		symtab__add(&map->dso->symtab, k->addr, k->len, STB_GLOBAL, STT_FUNC, name);
+		symtab__finish(&map->dso->symtab);
+	}
+	maps__insert(m->ksymbols, map);
+	return 0;
+}
+
 int machine__process_event(struct machine *m, const union perf_event *ev, const struct perf_sample *s)
 {
 	size_t size = ev->header.size;
@@ -417,6 +578,8 @@ int machine__process_event(struct machine *m, const union perf_event *ev, const 
 				    has_bid ? ev->mmap2.build_id : NULL,
 				    has_bid ? MIN(ev->mmap2.build_id_size, BUILD_ID_MAX) : 0);
 	}
+	case PERF_RECORD_KSYMBOL:
+		return process_ksymbol(m, &ev->ksymbol, size);
 	default:
 		return 0;
 	}
@@ -424,8 +587,11 @@ int machine__process_event(struct machine *m, const union perf_event *ev, const 
 
 struct map *machine__find_map(struct machine *m, struct thread *t, uint8_t cpumode, uint64_t ip)
 {
-	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL)
-		return maps__find(m->kmaps, ip);
+	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL) {
+		struct map *map = maps__find(m->ksymbols, ip);
+
+		return map ? map : maps__find(m->kmaps, ip);
+	}
 	return t && t->maps ? maps__find(t->maps, ip) : NULL;
 }
 
@@ -446,6 +612,8 @@ int machine__resolve(struct machine *m, int32_t pid, int32_t tid, uint8_t cpumod
 	al->dso->hit = true;
 	if (no_symbols)
 		return 0;
+	if (al->dso->kind == DSO_KIND_PERF_MAP && !al->dso->loaded)
+		machine__load_ns_perf_map(m, perf_map__pid(al->dso->long_name), al->dso);
 	dso__load(&m->dsos, al->dso);
 	al->addr = map__map_ip(al->map, ip);
 	al->sym = dso__find_symbol(al->dso, al->addr);

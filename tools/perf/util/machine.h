@@ -42,8 +42,13 @@ struct machine {
 	struct thread **threads;      /* hash by tid */
 	size_t nthreads_buckets, nr_threads;
 	struct maps *kmaps;           /* kernel maps (pid -1) */
+	struct maps *ksymbols;        /* KSYMBOL ranges (BPF programs, trampolines): before kmaps */
 	struct dsos dsos;
 	bool kernel_map_seen;
+	/* perf maps of processes in containers (machine__set_data_path) */
+	char *data_path;              /* the perf.data read, for what record saved beside it */
+	struct jit_saved *saved;
+	bool saved_loaded;
 };
 
 /* What an address resolved to. Any of map/dso/sym may be NULL. */
@@ -57,10 +62,21 @@ struct addr_location {
 	bool kernel;                  /* printed with [k] */
 };
 
+struct jit_saved;
+
 void machine__init(struct machine *m);
+
+/*
+ * The perf.data being read: a process that ran in another namespace gets
+ * its /tmp/perf-<nspid>.map from what record saved beside it
+ * (util/jit-save.h), or from inside its root while it lives, never from
+ * our /tmp/perf-<pid>.map. Without it (record's own model) maps are
+ * looked up as perf 6.1 does.
+ */
+void machine__set_data_path(struct machine *m, const char *path);
 void machine__exit(struct machine *m);
 
-/* COMM, FORK, EXIT, MMAP, MMAP2: update the model. Others are ignored.
+/* COMM, FORK, EXIT, MMAP, MMAP2, KSYMBOL: update the model. Others are ignored.
  * s may be NULL (no sample_id). Returns 0. */
 int machine__process_event(struct machine *m, const union perf_event *ev, const struct perf_sample *s);
 
@@ -81,5 +97,8 @@ int machine__resolve(struct machine *m, int32_t pid, int32_t tid, uint8_t cpumod
 void maps__insert(struct maps *maps, struct map *map);
 struct map *maps__find(struct maps *maps, uint64_t addr);
 uint64_t map__map_ip(const struct map *map, uint64_t ip);   /* runtime -> DSO symbol space */
+
+/* anonymous memory (//anon, /dev/zero, /anon_hugepage) that a perf-PID.map may describe */
+bool machine__is_anon_name(const char *name);
 
 #endif

@@ -6,6 +6,7 @@
 #include <linux/perf_event.h>
 #include "debug.h"
 #include "mmap.h"
+#include "strbuf.h"
 #include "util.h"
 
 int perf_mmap__open(struct perf_mmap *m, int fd, int cpu, size_t data_pages)
@@ -72,10 +73,7 @@ union perf_event *perf_mmap__read_event(struct perf_mmap *m)
 	if (off + size <= m->mask + 1)
 		return (union perf_event *)h;
 
-	if (m->copy_cap < size) {
-		m->copy_cap = size;
-		m->copy = xrealloc(m->copy, size);
-	}
+	GROW_ARRAY(m->copy, size, m->copy_cap);
 	{
 		size_t first = m->mask + 1 - off;
 

@@ -10,43 +10,60 @@
 #include "tracefs.h"
 #include "util.h"
 
-struct event_symbol {
-	const char *name;
-	uint32_t type;
-	uint64_t config;
+/*
+ * Every hardware and software event name perf knows, in perf list's order
+ * (by list name within a type). The one table behind perf list, -e parsing
+ * and the names of events read back from a file.
+ */
+static const struct event_symbol event_symbols[] = {
+	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, "branches", "branch-instructions", "branches" },
+	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, "branch-misses", "branch-misses", NULL },
+	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES, "bus-cycles", "bus-cycles", NULL },
+	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES, "cache-misses", "cache-misses", NULL },
+	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES, "cache-references", "cache-references", NULL },
+	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, "cycles", "cpu-cycles", "cycles" },
+	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, "instructions", "instructions", NULL },
+	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES, "ref-cycles", "ref-cycles", NULL },
+	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND, "stalled-cycles-backend",
+	  "stalled-cycles-backend", "idle-cycles-backend" },
+	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND, "stalled-cycles-frontend",
+	  "stalled-cycles-frontend", "idle-cycles-frontend" },
+	{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS, "alignment-faults", "alignment-faults", NULL },
+	{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_BPF_OUTPUT, "bpf-output", "bpf-output", NULL },
+	{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CGROUP_SWITCHES, "cgroup-switches", "cgroup-switches", NULL },
+	{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, "context-switches", "context-switches", "cs" },
+	{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, "cpu-clock", "cpu-clock", NULL },
+	{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS, "cpu-migrations", "cpu-migrations", "migrations" },
+	{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, "dummy", "dummy", NULL },
+	{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS, "emulation-faults", "emulation-faults", NULL },
+	{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ, "major-faults", "major-faults", NULL },
+	{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN, "minor-faults", "minor-faults", NULL },
+	{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, "page-faults", "page-faults", "faults" },
+	{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, "task-clock", "task-clock", NULL },
 };
 
-/* the first name of a (type, config) pair is its canonical one */
-static const struct event_symbol event_symbols[] = {
-	{ "cycles",              PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-	{ "cpu-cycles",          PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-	{ "instructions",        PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
-	{ "cache-references",    PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
-	{ "cache-misses",        PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
-	{ "branches",            PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	{ "branch-instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	{ "branch-misses",       PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
-	{ "bus-cycles",          PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES },
-	{ "cpu-clock",           PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
-	{ "task-clock",          PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
-	{ "page-faults",         PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
-	{ "faults",              PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
-	{ "context-switches",    PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
-	{ "cs",                  PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
-	{ "cpu-migrations",      PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
-	{ "migrations",          PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
-	{ "minor-faults",        PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
-	{ "major-faults",        PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
-	{ "alignment-faults",    PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS },
-	{ "emulation-faults",    PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS },
-	{ "dummy",               PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY },
-};
+const struct event_symbol *event_symbols__table(size_t *nr)
+{
+	*nr = ARRAY_SIZE(event_symbols);
+	return event_symbols;
+}
 
 const char *event_symbol_name(uint32_t type, uint64_t config)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(event_symbols); i++)
 		if (event_symbols[i].type == type && event_symbols[i].config == config)
 			return event_symbols[i].name;
+	return NULL;
+}
+
+static const struct event_symbol *event_symbol_by_name(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(event_symbols); i++) {
+		const struct event_symbol *e = &event_symbols[i];
+
+		if (!strcmp(name, e->list_name) || (e->alias && !strcmp(name, e->alias)))
+			return e;
+	}
 	return NULL;
 }
 
@@ -124,12 +141,29 @@ static int tracepoint_id(const char *sys, const char *ev, uint64_t *id)
 	return 0;
 }
 
+/*
+ * "sys:ev@/path/bin(BUILDID)", "sys:ev@BUILDID": a cached SDT event as perf
+ * list names one copy of it; the copy was chosen when its uprobe was set up
+ * (sdt-record), the tracepoint is "sys:ev". Returns the name without "@...".
+ */
+static char *drop_sdt_copy(const char *str)
+{
+	const char *colon = strchr(str, ':'), *at = colon ? strchr(colon, '@') : NULL;
+	const char *mod;
+
+	if (!at)
+		return xstrdup(str);
+	/* modifiers after the copy: "@/path(bid):u" */
+	mod = strrchr(at, ':');
+	return xasprintf("%.*s%s", (int)(at - str), str, mod ? mod : "");
+}
+
 static int parse_one(const char *str, struct parsed_event *pe)
 {
-	char *copy = xstrdup(str), *colon = strchr(copy, ':');
+	char *copy = drop_sdt_copy(str), *colon = strchr(copy, ':');
 	const char *mod = NULL;
 	struct perf_event_attr *attr = &pe->attr;
-	size_t i;
+	const struct event_symbol *sym;
 
 	memset(pe, 0, sizeof(*pe));
 	attr->size = sizeof(*attr);
@@ -137,12 +171,10 @@ static int parse_one(const char *str, struct parsed_event *pe)
 		*colon = 0;
 		mod = colon + 1;
 	}
-	for (i = 0; i < ARRAY_SIZE(event_symbols); i++)
-		if (!strcmp(copy, event_symbols[i].name))
-			break;
-	if (i < ARRAY_SIZE(event_symbols)) {
-		attr->type = event_symbols[i].type;
-		attr->config = event_symbols[i].config;
+	sym = event_symbol_by_name(copy);
+	if (sym) {
+		attr->type = sym->type;
+		attr->config = sym->config;
 		attr->exclude_guest = 1;   /* perf's default for a plain event */
 		if (mod && (!*mod || apply_modifiers(attr, mod))) {
 			pr_err("event syntax error: bad modifier '%s' in '%s'\n", mod, str);
@@ -175,7 +207,7 @@ static int parse_one(const char *str, struct parsed_event *pe)
 		pr_err("event syntax error: unknown event '%s' (try cpu-clock, task-clock or group:tracepoint)\n", str);
 		goto err;
 	}
-	pe->name = xstrdup(str);
+	pe->name = drop_sdt_copy(str);
 	free(copy);
 	return 0;
 err:
@@ -250,14 +282,19 @@ int parse_events(const char *str, struct parsed_event **evs, size_t *nr)
 	}
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		struct parsed_event pe;
+		char *name = drop_sdt_copy(tok);
 
-		if (strchr(tok, ':') && strpbrk(tok, "*?[")) {
-			if (parse_tracepoint_glob(tok, evs, nr)) {
+		if (strchr(name, ':') && strpbrk(name, "*?[")) {
+			int r = parse_tracepoint_glob(name, evs, nr);
+
+			free(name);
+			if (r) {
 				ret = -1;
 				break;
 			}
 			continue;
 		}
+		free(name);
 		if (parse_one(tok, &pe)) {
 			ret = -1;
 			break;

@@ -25,6 +25,17 @@ struct parsed_event {
  */
 int parse_events(const char *str, struct parsed_event **evs, size_t *nr);
 
+/* A hardware or software event perf knows by name. */
+struct event_symbol {
+	uint32_t type;
+	uint64_t config;
+	const char *name;        /* what perf calls such an event ("cycles") */
+	const char *list_name;   /* perf list's first spelling ("cpu-cycles") */
+	const char *alias;       /* the other spelling -e takes ("cycles"), or NULL */
+};
+/* All of them, hardware first, each type sorted by list_name as perf list shows them. */
+const struct event_symbol *event_symbols__table(size_t *nr);
+
 /* "cpu-clock", "cycles", ... for a HARDWARE/SOFTWARE type/config, or NULL */
 const char *event_symbol_name(uint32_t type, uint64_t config);
 

@@ -80,7 +80,10 @@ static int apply(const struct option *o, const char *arg, int unset, bool is_sho
 	char *end;
 
 	if (takes_arg && !arg && !unset) {
-		if (o->flags & PARSE_OPT_OPTARG)
+		if ((o->flags & PARSE_OPT_OPTARG) && next && o->next_arg && o->next_arg(next)) {
+			arg = next;
+			*consumed = 1;
+		} else if (o->flags & PARSE_OPT_OPTARG)
 			arg = o->defval;
 		else if (next) {
 			arg = next;

@@ -17,7 +17,8 @@ enum parse_opt_type {
 };
 
 /* flags */
-#define PARSE_OPT_OPTARG   1  /* argument optional; only as --opt=ARG or -oARG */
+#define PARSE_OPT_OPTARG   1  /* argument optional; as --opt=ARG or -oARG, or as the
+                                 next word when the option's next_arg() accepts it */
 #define PARSE_OPT_NOARG    2  /* callback that takes no argument */
 
 struct option {
@@ -30,6 +31,11 @@ struct option {
 	int (*callback)(const struct option *opt, const char *arg, int unset);
 	int flags;
 	const char *defval;        /* for OPTARG options given without an argument */
+	/*
+	 * OPTARG only: is the next word of the command line this option's
+	 * argument (perf report -g caller)? NULL: never, it must be attached.
+	 */
+	bool (*next_arg)(const char *word);
 };
 
 #define OPT_END()                 { .type = OPTION_END }
@@ -43,6 +49,8 @@ struct option {
 #define OPT_CALLBACK(s, l, v, a, h, f) { .type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h), .callback = (f) }
 #define OPT_CALLBACK_NOOPT(s, l, v, h, f) { .type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), .help = (h), .callback = (f), .flags = PARSE_OPT_NOARG }
 #define OPT_CALLBACK_OPTARG(s, l, v, a, h, f, d) { .type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h), .callback = (f), .flags = PARSE_OPT_OPTARG, .defval = (d) }
+/* an optional argument that may also be the next word, when next(word) says so */
+#define OPT_CALLBACK_OPTARG_NEXT(s, l, v, a, h, f, d, next) { .type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h), .callback = (f), .flags = PARSE_OPT_OPTARG, .defval = (d), .next_arg = (next) }
 
 /* parse flags */
 #define PARSE_OPT_STOP_AT_NON_OPTION 1  /* `perf record CMD -x`: -x belongs to CMD */

@@ -16,8 +16,10 @@
 
 #include "debug.h"
 #include "probe-cache.h"
+#include "probe-event.h"
 #include "sdt.h"
 #include "util.h"
+#include "x86-regs.h"
 
 static void entry_set_names(struct probe_cache_entry *e)
 {
@@ -70,6 +72,20 @@ static void entry_add_tev(struct probe_cache_entry *e, const char *line)
 {
 	e->tevs = xrealloc(e->tevs, (e->nr_tevs + 1) * sizeof(*e->tevs));
 	e->tevs[e->nr_tevs++] = xstrdup(line);
+	/*
+	 * perf 6.1 writes an unnamed probe's header as "POINT ARGS" (no
+	 * "G:E="): its names are those of its uprobe line then.
+	 */
+	if (e->nr_tevs == 1 && !e->sdt && !strchr(e->spec, '=')) {
+		char *g, *ev;
+
+		if (probe_line__names(line, &g, &ev) == 0) {
+			free(e->group);
+			free(e->event);
+			e->group = g;
+			e->event = ev;
+		}
+	}
 }
 
 int probe_cache__parse(const char *text, const char *what, struct probe_cache *pc)
@@ -127,16 +143,13 @@ static bool valid_name_n(const char *s, size_t n)
 	return ok;
 }
 
-static const char *const known_regs[] = {
 #if defined(__aarch64__)
+static const char *const known_regs[] = {
 	"x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13",
 	"x14", "x15", "x16", "x17", "x18", "x19", "x20", "x21", "x22", "x23", "x24", "x25",
 	"x26", "x27", "x28", "x29", "x30", "lr", "sp", "pc", "pstate",
-#else
-	"ax", "bx", "cx", "dx", "si", "di", "bp", "sp", "r8", "r9", "r10", "r11", "r12",
-	"r13", "r14", "r15", "ip", "flags", "cs", "ss", "orig_ax",
-#endif
 };
+#endif
 
 static bool is_number(const char *s, size_t n, bool allow_sign)
 {
@@ -166,9 +179,14 @@ static int check_fetcharg(const char *s, size_t n, const char **why)
 		return -1;
 	}
 	if (s[0] == '%') {
+#if defined(__aarch64__)
 		for (size_t i = 0; i < ARRAY_SIZE(known_regs); i++)
 			if (strlen(known_regs[i]) == n - 1 && !memcmp(known_regs[i], s + 1, n - 1))
 				return 0;
+#else
+		if (x86_reg__is_kernel_name(s + 1, n - 1))
+			return 0;
+#endif
 		*why = "unknown register";
 		return -1;
 	}
@@ -469,6 +487,13 @@ void probe_cache__add_named(struct probe_cache *pc, const char *spec, char **tev
 	struct probe_cache_entry tmp = { .spec = xstrdup(spec) }, *e;
 
 	entry_set_names(&tmp);
+	if (nr && !strchr(spec, '=')) {
+		free(tmp.group);
+		free(tmp.event);
+		tmp.group = tmp.event = NULL;
+		if (probe_line__names(tevs[0], &tmp.group, &tmp.event) < 0)
+			entry_set_names(&tmp);
+	}
 	for (size_t i = 0; i < pc->nr; i++) {
 		e = &pc->v[i];
 		if (!e->sdt && !strcmp(e->event, tmp.event) &&

@@ -3,17 +3,25 @@
  * Adding and removing uprobe events. A multi-probe add is all-or-nothing:
  * perf 6.1 leaves the events it managed to add when a later one fails.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "debug.h"
+#include "debuginfo.h"
 #include "probe-cache.h"
 #include "probe-event.h"
+#include "probe-finder.h"
+#include "sdt.h"
+#include "sdt-record.h"
+#include "symbol-elf.h"
 #include "tracefs.h"
 #include "util.h"
 
@@ -312,4 +320,580 @@ int probe_events__del_glob(const char *group_glob, const char *event_glob,
 	}
 	probe_events__free(evs, nr);
 	return n;
+}
+
+/* ---- probe point syntax ---- */
+
+void probe_point__exit(struct probe_point *pp)
+{
+	free(pp->function);
+	free(pp->file);
+	free(pp->lazy);
+	memset(pp, 0, sizeof(*pp));
+}
+
+static bool all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+int probe_point__parse(const char *spec, struct probe_point *pp)
+{
+	char *s = xstrdup(spec), *p, *at, *colon, *semi, *plus;
+
+	memset(pp, 0, sizeof(*pp));
+	pp->rel_line = -1;
+	for (p = s; *p; p++)
+		if ((unsigned char)*p <= ' ' || *p == 0x7f) {
+			pr_err("Invalid probe point '%s': control characters and spaces are not allowed\n", spec);
+			goto bad;
+		}
+	semi = strchr(s, ';');
+	if (semi) {
+		*semi = '\0';
+		if (!semi[1]) {
+			pr_err("Error: empty lazy pattern in '%s'\n", spec);
+			goto bad;
+		}
+		pp->lazy = xstrdup(semi + 1);
+	}
+	p = strstr(s, "%return");
+	if (p) {
+		if (p[7]) {
+			pr_err("Error: junk after %%return in '%s'\n", spec);
+			goto bad;
+		}
+		*p = '\0';
+		pp->retprobe = true;
+	}
+	colon = strchr(s, ':');
+	if (colon) {
+		*colon = '\0';
+		if (!all_digits(colon + 1)) {
+			pr_err("Error: bad line number in '%s'\n", spec);
+			goto bad;
+		}
+	}
+	/* FILE:LINE when the part before ':' looks like a file */
+	if (colon && (strchr(s, '.') || strchr(s, '/')) && !strchr(s, '@')) {
+		pp->file = xstrdup(s);
+		pp->line = atoi(colon + 1);
+		if (pp->line <= 0) {
+			pr_err("Error: bad line number in '%s'\n", spec);
+			goto bad;
+		}
+		if (pp->retprobe || pp->lazy) {
+			pr_err("Error: %%return and ;PATTERN need a function: '%s'\n", spec);
+			goto bad;
+		}
+		free(s);
+		return 0;
+	}
+	if (colon)
+		pp->rel_line = atoi(colon + 1);
+	at = strchr(s, '@');
+	if (at) {
+		*at = '\0';
+		pp->file = xstrdup(at + 1);
+	}
+	plus = strchr(s, '+');
+	if (plus) {
+		char *end;
+
+		*plus = '\0';
+		errno = 0;
+		pp->offset = strtoull(plus + 1, &end, 0);
+		if (*end || end == plus + 1 || errno) {
+			pr_err("Error: bad offset in '%s'\n", spec);
+			goto bad;
+		}
+		pp->has_offset = true;
+	}
+	if (!*s) {
+		pr_err("Error: no function in '%s'\n", spec);
+		goto bad;
+	}
+	for (p = s; *p; p++)
+		if (!(*p == '_' || *p == '.' || (*p >= '0' && *p <= '9') ||
+		      ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z'))) {
+			pr_err("Error: '%s' is not a function name\n", s);
+			goto bad;
+		}
+	if ((pp->rel_line >= 0) + pp->has_offset + !!pp->lazy > 1 ||
+	    (pp->retprobe && (pp->rel_line >= 0 || pp->lazy))) {
+		pr_err("Error: '%s' combines :LINE, +OFF, ;PATTERN or %%return\n", spec);
+		goto bad;
+	}
+	pp->function = xstrdup(s);
+	free(s);
+	return 0;
+bad:
+	free(s);
+	probe_point__exit(pp);
+	return -1;
+}
+
+/* ---- probe definitions: [[GROUP:]NAME=]POINT [ARGS...] ---- */
+
+char *probe_line__format(bool retprobe, const char *group, const char *event, const char *path,
+			 uint64_t offset, const char *args)
+{
+	return xasprintf("%c:%s/%s %s:0x%" PRIx64 "%s%s", retprobe ? 'r' : 'p', group, event, path,
+			 offset, args && *args ? " " : "", args ? args : "");
+}
+
+void probe_plan__exit(struct probe_plan *p)
+{
+	for (size_t i = 0; i < p->nr_lines; i++)
+		free(p->lines[i]);
+	free(p->lines);
+	for (size_t i = 0; i < p->nr_added; i++) {
+		free(p->added[i].name);
+		free(p->added[i].on);
+		free(p->added[i].path);
+		free(p->added[i].with);
+	}
+	free(p->added);
+	memset(p, 0, sizeof(*p));
+}
+
+static void plan_line(struct probe_plan *p, char *line)
+{
+	p->lines = xrealloc(p->lines, (p->nr_lines + 1) * sizeof(*p->lines));
+	p->lines[p->nr_lines++] = line;
+}
+
+/* takes @name and @on */
+static void plan_added(struct probe_plan *p, char *name, char *on, const char *path, const char *with)
+{
+	struct probe_added a = {
+		.name = name, .on = on, .path = xstrdup(path), .with = with ? xstrdup(with) : NULL,
+	};
+
+	p->added = xrealloc(p->added, (p->nr_added + 1) * sizeof(*p->added));
+	p->added[p->nr_added++] = a;
+}
+
+/* group default for symbol probes: probe_<basename cut at the first non-[A-Za-z0-9_]> */
+static char *default_group(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	size_t n = 0;
+
+	b = b ? b + 1 : path;
+	while (b[n] && (isalnum((unsigned char)b[n]) || b[n] == '_'))
+		n++;
+	return xasprintf("probe_%.*s", (int)n, b);
+}
+
+/* the words of an argument list */
+static size_t split_args(const char *args, char ***argv)
+{
+	char *copy = xstrdup(args ? args : ""), *save = NULL, *w;
+	size_t n = 0;
+
+	*argv = NULL;
+	for (w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		*argv = xrealloc(*argv, (n + 1) * sizeof(char *));
+		(*argv)[n++] = xstrdup(w);
+	}
+	free(copy);
+	return n;
+}
+
+static void strv_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* an argument the kernel takes as it is (no DWARF needed) */
+static bool raw_arg(const char *a)
+{
+	const char *eq = strchr(a, '=');
+
+	if (eq)
+		a = eq + 1;
+	return a[0] == '%' || a[0] == '@' || a[0] == '+' || a[0] == '-' || a[0] == '\\' ||
+	       !strncmp(a, "$stack", 6) || !strncmp(a, "$comm", 5) || !strncmp(a, "$retval", 7);
+}
+
+/*
+ * The event name to write: @want itself, or (with force) the next free
+ * want_N when @want exists already. NULL after a message when it exists and
+ * force is off.
+ */
+static char *free_event_name(const struct probe_def_opts *o, const char *group, const char *want)
+{
+	if (o->dry_run || !probe_event__exists(group, want))
+		return xstrdup(want);
+	if (!o->force) {
+		pr_err("Error: event \"%s:%s\" already exists (use -f to add it as %s_1)\n", group, want,
+		       want);
+		return NULL;
+	}
+	return probe_event__free_name(group, want);
+}
+
+/* the parts of a definition */
+struct probe_def {
+	char *group, *name;      /* NULL when not given */
+	const char *point;
+	const char *args;        /* NULL when none */
+	char *abs;               /* the target's real path (symbol and DWARF probes) */
+};
+
+/* adds the events of one resolved point to @p; @event is the name perf would give */
+static int plan_point(struct probe_plan *p, const struct probe_def_opts *o, const struct probe_def *d,
+		      bool retprobe, const char *event, const uint64_t *offs, char *const *fetch,
+		      size_t nr, char **spec)
+{
+	char *g = d->group ? xstrdup(d->group) : default_group(d->abs);
+	char *e = free_event_name(o, g, d->name ? d->name : event);
+
+	if (!e) {
+		free(g);
+		return -EEXIST;
+	}
+	for (size_t i = 0; i < nr; i++)
+		plan_line(p, probe_line__format(retprobe, g, e, d->abs, offs[i], fetch ? fetch[i] : d->args));
+	plan_added(p, xasprintf("%s:%s", g, e), xstrdup(d->point), d->abs, d->args);
+	/* perf 6.1's header: "G:E=" only when the user named the event */
+	*spec = xasprintf("%s%s%s%s%s%s%s", d->name ? g : "", d->name ? ":" : "", d->name ? d->name : "",
+			  d->name ? "=" : "", d->point, d->args ? " " : "", d->args ? d->args : "");
+	free(g);
+	free(e);
+	return 0;
+}
+
+/*
+ * A probe resolved from DWARF (probe-finder.c). Returns 0 done, -1 error,
+ * 1 when the point is a plain symbol probe and the binary has no DWARF
+ * (the symbol table path handles it then).
+ */
+static int plan_dwarf(struct probe_plan *p, const struct probe_def_opts *o, const struct probe_def *d,
+		      char **spec)
+{
+	struct probe_point pp;
+	struct probe_sites sites;
+	char **argv, *dbg;
+	size_t argc;
+	bool need_dwarf;
+	int ret = -1;
+
+	for (const char *c = d->args; c && *c; c++)
+		if ((unsigned char)*c < ' ' && *c != '\t') {
+			pr_err("Invalid probe definition '%s': control characters in the arguments\n", d->args);
+			return -EINVAL;
+		}
+	if (probe_point__parse(d->point, &pp) < 0)
+		return -EINVAL;
+	argc = split_args(d->args, &argv);
+	need_dwarf = pp.file || pp.rel_line >= 0 || pp.lazy;
+	for (size_t i = 0; i < argc; i++)
+		if (!raw_arg(argv[i]))
+			need_dwarf = true;
+	dbg = need_dwarf ? NULL : debuginfo__find(d->abs);
+	if (!need_dwarf && !dbg) {
+		ret = 1;
+		goto out;
+	}
+	free(dbg);
+	ret = probe_finder__find(d->abs, &pp, argv, argc, &sites);
+	if (ret < 0) {
+		if (!need_dwarf) {
+			/* not in the DWARF (assembler, no CU): the symbol table may know it */
+			pr_debug("%s: trying the symbol table\n", d->point);
+			ret = 1;
+		}
+		goto out;
+	}
+	{
+		uint64_t *offs = xmalloc((sites.nr + 1) * sizeof(*offs));
+		char **fetch = xmalloc((sites.nr + 1) * sizeof(*fetch));
+
+		for (size_t i = 0; i < sites.nr; i++) {
+			offs[i] = sites.v[i].offset;
+			fetch[i] = sites.v[i].args;
+		}
+		ret = plan_point(p, o, d, pp.retprobe, sites.event, offs, fetch, sites.nr, spec);
+		free(offs);
+		free(fetch);
+	}
+	if (!ret && sites.nr > 1 && !quiet)
+		pr_info("%s: %zu probe points (inlined copies or several blocks of the line)\n", d->point,
+			sites.nr);
+	probe_sites__exit(&sites);
+out:
+	strv_free(argv, argc);
+	probe_point__exit(&pp);
+	return ret;
+}
+
+/* SYMBOL[+OFF][%return] from the symbol table */
+static int plan_symbol(struct probe_plan *p, const struct probe_def_opts *o, const struct probe_def *d,
+		       char **spec)
+{
+	char *sym = xstrdup(d->point), *plus, *ret_s, *evname;
+	bool is_ret = false;
+	uint64_t add = 0, off;
+	int ret = -EINVAL;
+
+	ret_s = strstr(sym, "%return");
+	if (ret_s) {
+		if (ret_s[7]) {
+			pr_err("Error: junk after %%return in '%s'\n", d->point);
+			goto out;
+		}
+		*ret_s = '\0';
+		is_ret = true;
+	}
+	plus = strchr(sym, '+');
+	if (plus) {
+		char *end;
+
+		*plus = '\0';
+		add = strtoull(plus + 1, &end, 0);
+		if (*end || end == plus + 1) {
+			pr_err("Error: bad offset in '%s'\n", d->point);
+			goto out;
+		}
+	}
+	ret = -ENOENT;
+	if (symsrc__symbol_offset(d->abs, sym, add, &off) < 0)
+		goto out;
+	evname = xasprintf("%.*s%s", (int)strcspn(sym, ".@"), sym, is_ret ? "__return" : "");
+	ret = plan_point(p, o, d, is_ret, evname, &off, NULL, 1, spec);
+	free(evname);
+out:
+	free(sym);
+	return ret;
+}
+
+/* "%[sdt_]P:N" and friends from the probe cache */
+static int plan_cached(struct probe_plan *p, const struct probe_def_opts *o, const struct probe_def *d)
+{
+	struct sdt_sites sites;
+	const char *pe = strchr(d->point, ':');
+	int n = sdt_spec__resolve(d->point, o->target, d->args, &sites);
+
+	if (n == 0 && sdt_spec__explain_other_build(d->point, o->target))
+		n = -1;
+	else if (n == 0)
+		pr_err("Error: %s does not match any cached event%s%s\n", d->point,
+		       o->target ? " of " : "", o->target ? o->target : "");
+	for (int i = 0; i < n; i++) {
+		const struct sdt_site *s = &sites.v[i], *prev = i ? &sites.v[i - 1] : NULL;
+		const char *g = d->group ? d->group : s->group;
+		char *e, *name;
+
+		/* several sites of one marker share one event */
+		if (prev && !d->name && !strcmp(prev->group, s->group) && !strcmp(prev->event, s->event)) {
+			probe_line__names(p->lines[p->nr_lines - 1], &name, &e);
+			free(name);
+		} else {
+			e = probe_event__free_name(g, d->name ? d->name : s->event);
+		}
+		plan_line(p, probe_line__rename(s->line, g, e));
+		name = xasprintf("%s:%s", g, e);
+		if (!p->nr_added || strcmp(p->added[p->nr_added - 1].name, name))
+			plan_added(p, name, xasprintf("%%%s", pe ? pe + 1 : d->point + (d->point[0] == '%')),
+				   s->path, d->args);
+		else
+			free(name);
+		free(e);
+	}
+	sdt_sites__exit(&sites);
+	return n > 0 ? 0 : -ENOENT;
+}
+
+/* splits "[[GROUP:]NAME=]POINT [ARGS...]" in place (@copy); 0 or -1 */
+static int split_def(char *copy, struct probe_def *d)
+{
+	char *args = strchr(copy, ' '), *eq;
+
+	memset(d, 0, sizeof(*d));
+	if (args) {
+		*args++ = '\0';
+		while (*args == ' ')
+			args++;
+		d->args = *args ? args : NULL;
+	}
+	d->point = copy;
+	eq = strchr(copy, '=');
+	if (!eq)
+		return 0;
+	*eq = '\0';
+	d->point = eq + 1;
+	d->name = strchr(copy, ':');
+	if (d->name) {
+		*d->name++ = '\0';
+		d->group = copy;
+	} else {
+		d->name = copy;
+	}
+	if ((d->group && !sdt__valid_event_name(d->group)) || !sdt__valid_event_name(d->name)) {
+		pr_err("Invalid event name '%s%s%s': tracefs accepts only [A-Za-z_][A-Za-z0-9_]*\n",
+		       d->group ? d->group : "", d->group ? ":" : "", d->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* a cached-event point ("%[sdt_]P:N", or P:N without a target) */
+static bool cached_point(const struct probe_def *d, const char *copy, const struct probe_def_opts *o)
+{
+	return d->point[0] == '%' || (strchr(d->point, ':') && !o->target) ||
+	       (d->point == copy && !strncmp(d->point, "sdt_", 4) && strchr(d->point, ':'));
+}
+
+int probe_def__check(const struct probe_def_opts *o, const char *def)
+{
+	char *copy = xstrdup(def);
+	struct probe_def d;
+	struct probe_point pp;
+	int ret = split_def(copy, &d);
+
+	if (!ret && !cached_point(&d, copy, o)) {
+		if (probe_point__parse(d.point, &pp) < 0)
+			ret = -EINVAL;
+		probe_point__exit(&pp);
+	}
+	free(copy);
+	return ret;
+}
+
+int probe_plan__add_def(struct probe_plan *p, const struct probe_def_opts *o, const char *def,
+			char **spec)
+{
+	char *copy = xstrdup(def), abs[PATH_MAX];
+	struct probe_def d;
+	int ret;
+
+	*spec = NULL;
+	ret = split_def(copy, &d);
+	if (ret < 0)
+		goto out;
+	if (cached_point(&d, copy, o)) {
+		ret = plan_cached(p, o, &d);
+		goto out;
+	}
+	if (!o->target) {
+		pr_err("Error: %s: a symbol probe needs -x BINARY (kernel probes are not supported)\n",
+		       d.point);
+		ret = -EINVAL;
+		goto out;
+	}
+	if (!realpath(o->target, abs)) {
+		pr_err("%s: %m\n", o->target);
+		ret = -ENOENT;
+		goto out;
+	}
+	d.abs = abs;
+	ret = plan_dwarf(p, o, &d, spec);
+	if (ret > 0)
+		ret = plan_symbol(p, o, &d, spec);
+out:
+	free(copy);
+	return ret;
+}
+
+/* ---- -F: the functions of a binary ---- */
+
+/* one '&'-term: "[!]GLOB" */
+static bool filter_factor(const char *f, size_t n, const char *name)
+{
+	bool neg = false;
+	char *glob;
+	bool m;
+
+	while (n && (*f == ' ' || f[n - 1] == ' ')) {
+		if (*f == ' ')
+			f++, n--;
+		else
+			n--;
+	}
+	if (n && *f == '!') {
+		neg = true;
+		f++, n--;
+	}
+	glob = xasprintf("%.*s", (int)n, f);
+	m = !fnmatch(glob, name, 0);
+	free(glob);
+	return m != neg;
+}
+
+bool probe_filter__match(const char *filter, const char *name)
+{
+	const char *p = filter;
+
+	/* '|' binds looser than '&', as in perf's strfilter */
+	while (*p) {
+		size_t alt = strcspn(p, "|");
+		const char *q = p, *end = p + alt;
+		bool all = true;
+
+		while (q < end && all) {
+			size_t n = strcspn(q, "&|");
+
+			if (q + n > end)
+				n = (size_t)(end - q);
+			all = filter_factor(q, n, name);
+			q += n + (q + n < end);
+		}
+		if (all)
+			return true;
+		p = *end ? end + 1 : end;
+	}
+	return false;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int probe_funcs__list(const char *path, const char *filter, char ***names)
+{
+	struct symsrc ss;
+	struct symtab t = { 0 };
+	size_t n = 0;
+
+	*names = NULL;
+	if (symsrc__open(&ss, path) < 0) {
+		pr_err("%s: cannot open as ELF\n", path);
+		return -ENOENT;
+	}
+	symsrc__load_symbols(&ss, &t, !ss.has_symtab);
+	symsrc__synthesize_plt(&ss, &t);
+	symtab__finish(&t);
+	for (size_t i = 0; i < t.nr; i++) {
+		const char *s = t.syms[i]->name;
+
+		if (!probe_filter__match(filter ? filter : PROBE_FUNCS_FILTER, s))
+			continue;
+		*names = xrealloc(*names, (n + 1) * sizeof(**names));
+		(*names)[n++] = xstrdup(s);
+	}
+	symtab__exit(&t);
+	symsrc__close(&ss);
+	if (n)
+		qsort(*names, n, sizeof(**names), cmp_name);
+	/* one line per name (aliases at several addresses) */
+	for (size_t i = 1; i < n;) {
+		if (strcmp((*names)[i], (*names)[i - 1])) {
+			i++;
+			continue;
+		}
+		free((*names)[i]);
+		memmove(&(*names)[i], &(*names)[i + 1], (n - i - 1) * sizeof(**names));
+		n--;
+	}
+	return (int)n;
 }

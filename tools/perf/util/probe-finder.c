@@ -1,13 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * DWARF (libdw) to uprobe places and fetchargs: see probe-finder.h.
- *
- * Location expressions are evaluated symbolically: each DWARF stack entry
- * is "register + k", "value fetched by a fetcharg + k", "file address + k"
- * or a constant. What uprobes can express (a register, a dereference at a
- * constant offset, a file-relative memory fetch, an immediate) becomes a
- * fetcharg; anything else (register arithmetic, entry values, ...) is
- * refused with the reason, so a wrong value is never recorded.
+ * DWARF (libdw) to uprobe places and fetchargs: see probe-finder.h. Where
+ * a variable is and how a uprobe reads it is dwarf-loc.c's; this file finds
+ * the places (functions, inline copies, lines) and the variables in scope.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -25,134 +20,15 @@
 #include "debug.h"
 #include "debuginfo.h"
 #include "probe-finder.h"
+#include "dwarf-loc.h"
 #include "symbol-elf.h"
 #include "util.h"
+#include "x86-regs.h"
 
 /* x86-64 DWARF register numbers to uprobe register names */
-static const char *const x86_regs[] = {
-	"ax", "dx", "cx", "bx", "si", "di", "bp", "sp",
-	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
-};
-
 static const char *reg_name(unsigned int n)
 {
-	return n < ARRAY_SIZE(x86_regs) ? x86_regs[n] : NULL;
-}
-
-/* ---- probe point syntax ---- */
-
-void probe_point__exit(struct probe_point *pp)
-{
-	free(pp->function);
-	free(pp->file);
-	free(pp->lazy);
-	memset(pp, 0, sizeof(*pp));
-}
-
-static bool all_digits(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (*s < '0' || *s > '9')
-			return false;
-	return true;
-}
-
-int probe_point__parse(const char *spec, struct probe_point *pp)
-{
-	char *s = xstrdup(spec), *p, *at, *colon, *semi, *plus;
-
-	memset(pp, 0, sizeof(*pp));
-	pp->rel_line = -1;
-	for (p = s; *p; p++)
-		if ((unsigned char)*p <= ' ' || *p == 0x7f) {
-			pr_err("Invalid probe point '%s': control characters and spaces are not allowed\n", spec);
-			goto bad;
-		}
-	semi = strchr(s, ';');
-	if (semi) {
-		*semi = '\0';
-		if (!semi[1]) {
-			pr_err("Error: empty lazy pattern in '%s'\n", spec);
-			goto bad;
-		}
-		pp->lazy = xstrdup(semi + 1);
-	}
-	p = strstr(s, "%return");
-	if (p) {
-		if (p[7]) {
-			pr_err("Error: junk after %%return in '%s'\n", spec);
-			goto bad;
-		}
-		*p = '\0';
-		pp->retprobe = true;
-	}
-	colon = strchr(s, ':');
-	if (colon) {
-		*colon = '\0';
-		if (!all_digits(colon + 1)) {
-			pr_err("Error: bad line number in '%s'\n", spec);
-			goto bad;
-		}
-	}
-	/* FILE:LINE when the part before ':' looks like a file */
-	if (colon && (strchr(s, '.') || strchr(s, '/')) && !strchr(s, '@')) {
-		pp->file = xstrdup(s);
-		pp->line = atoi(colon + 1);
-		if (pp->line <= 0) {
-			pr_err("Error: bad line number in '%s'\n", spec);
-			goto bad;
-		}
-		if (pp->retprobe || pp->lazy) {
-			pr_err("Error: %%return and ;PATTERN need a function: '%s'\n", spec);
-			goto bad;
-		}
-		free(s);
-		return 0;
-	}
-	if (colon)
-		pp->rel_line = atoi(colon + 1);
-	at = strchr(s, '@');
-	if (at) {
-		*at = '\0';
-		pp->file = xstrdup(at + 1);
-	}
-	plus = strchr(s, '+');
-	if (plus) {
-		char *end;
-
-		*plus = '\0';
-		errno = 0;
-		pp->offset = strtoull(plus + 1, &end, 0);
-		if (*end || end == plus + 1 || errno) {
-			pr_err("Error: bad offset in '%s'\n", spec);
-			goto bad;
-		}
-		pp->has_offset = true;
-	}
-	if (!*s) {
-		pr_err("Error: no function in '%s'\n", spec);
-		goto bad;
-	}
-	for (p = s; *p; p++)
-		if (!(*p == '_' || *p == '.' || (*p >= '0' && *p <= '9') ||
-		      ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z'))) {
-			pr_err("Error: '%s' is not a function name\n", s);
-			goto bad;
-		}
-	if ((pp->rel_line >= 0) + pp->has_offset + !!pp->lazy > 1 ||
-	    (pp->retprobe && (pp->rel_line >= 0 || pp->lazy))) {
-		pr_err("Error: '%s' combines :LINE, +OFF, ;PATTERN or %%return\n", spec);
-		goto bad;
-	}
-	pp->function = xstrdup(s);
-	free(s);
-	return 0;
-bad:
-	free(s);
-	probe_point__exit(pp);
-	return -1;
+	return x86_reg__from_dwarf(n);
 }
 
 /* ---- the debug session ---- */
@@ -446,711 +322,13 @@ static uint64_t after_prologue(struct instance *in)
 	return end;
 }
 
-/* ---- types ---- */
-
-static Dwarf_Die *strip_cv(Dwarf_Die *t, Dwarf_Die *buf)
-{
-	Dwarf_Attribute a;
-
-	while (t) {
-		int tag = dwarf_tag(t);
-
-		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
-		    tag != DW_TAG_restrict_type && tag != DW_TAG_atomic_type)
-			return t;
-		if (!dwarf_attr_integrate(t, DW_AT_type, &a) || !dwarf_formref_die(&a, buf))
-			return NULL;  /* void */
-		t = buf;
-	}
-	return NULL;
-}
-
-static bool die_type(Dwarf_Die *d, Dwarf_Die *out)
-{
-	Dwarf_Attribute a;
-
-	return dwarf_attr_integrate(d, DW_AT_type, &a) && dwarf_formref_die(&a, out);
-}
-
-/* "int", "char*", "struct point", "const char*" for -V */
-static char *type_name(Dwarf_Die *t)
-{
-	Dwarf_Die sub;
-	const char *n;
-	char *inner, *r;
-
-	if (!t)
-		return xstrdup("void");
-	n = dwarf_diename(t);
-	switch (dwarf_tag(t)) {
-	case DW_TAG_pointer_type:
-		inner = type_name(die_type(t, &sub) ? &sub : NULL);
-		r = xasprintf("%s*", inner);
-		free(inner);
-		return r;
-	case DW_TAG_const_type:
-	case DW_TAG_volatile_type:
-		inner = type_name(die_type(t, &sub) ? &sub : NULL);
-		r = xasprintf("%s %s", dwarf_tag(t) == DW_TAG_const_type ? "const" : "volatile", inner);
-		free(inner);
-		return r;
-	case DW_TAG_structure_type:
-		return xasprintf("struct %s", n ? n : "(anon)");
-	case DW_TAG_union_type:
-		return xasprintf("union %s", n ? n : "(anon)");
-	case DW_TAG_enumeration_type:
-		return xasprintf("enum %s", n ? n : "(anon)");
-	case DW_TAG_array_type: {
-		Dwarf_Die sr;
-		Dwarf_Word cnt = 0;
-		Dwarf_Attribute a;
-
-		inner = type_name(die_type(t, &sub) ? &sub : NULL);
-		if (dwarf_child(t, &sr) == 0 && dwarf_attr(&sr, DW_AT_upper_bound, &a) &&
-		    dwarf_formudata(&a, &cnt) == 0)
-			r = xasprintf("%s[%" PRIu64 "]", inner, (uint64_t)cnt + 1);
-		else
-			r = xasprintf("%s[]", inner);
-		free(inner);
-		return r;
-	}
-	default:
-		return xstrdup(n ? n : "(unknown)");
-	}
-}
-
-/* fetch type of a scalar: s32, u64 ...; NULL for aggregates */
-static const char *scalar_type(Dwarf_Die *t, int *size)
-{
-	static const char *const st[] = { "s8", "s16", "s32", "s64" };
-	static const char *const ut[] = { "u8", "u16", "u32", "u64" };
-	Dwarf_Die buf;
-	Dwarf_Attribute a;
-	Dwarf_Word enc = 0;
-	int sz, idx;
-
-	t = strip_cv(t, &buf);
-	if (!t)
-		return NULL;
-	switch (dwarf_tag(t)) {
-	case DW_TAG_pointer_type:
-		*size = 8;
-		return "u64";
-	case DW_TAG_base_type:
-	case DW_TAG_enumeration_type:
-		break;
-	default:
-		return NULL;
-	}
-	sz = dwarf_bytesize(t);
-	switch (sz) {
-	case 1: idx = 0; break;
-	case 2: idx = 1; break;
-	case 4: idx = 2; break;
-	case 8: idx = 3; break;
-	default: return NULL;
-	}
-	*size = sz;
-	if (dwarf_attr_integrate(t, DW_AT_encoding, &a))
-		dwarf_formudata(&a, &enc);
-	if (dwarf_tag(t) == DW_TAG_enumeration_type)
-		enc = DW_ATE_signed;
-	if (enc == DW_ATE_float)
-		return idx == 2 ? "x32" : idx == 3 ? "x64" : NULL;
-	return enc == DW_ATE_signed || enc == DW_ATE_signed_char ? st[idx] : ut[idx];
-}
-
-/* ---- symbolic evaluation of locations ---- */
-
-enum sv_kind { SV_REG, SV_FETCH, SV_FILE, SV_CONST };
-
-/* a DWARF stack value: REG: %reg + k; FETCH: (value of fetch) + k; FILE: file address + k */
-struct sv {
-	enum sv_kind kind;
-	int reg;
-	char *fetch;
-	int64_t k;
-};
-
-enum loc_kind { LOC_MEM, LOC_REG, LOC_VALUE, LOC_IMM, LOC_PIECES, LOC_NONE };
-
-struct piece;
-
-/* where a variable (or part of it) is */
-struct loc {
-	enum loc_kind kind;
-	struct sv addr;          /* MEM: address */
-	int reg;                 /* REG */
-	int bitoff;              /* REG: bits of the register below the value */
-	char *value;             /* VALUE: fetcharg giving the value */
-	uint64_t imm;            /* IMM */
-	struct piece *pieces;
-	size_t npieces;
-};
-
-struct piece {
-	struct loc loc;
-	uint64_t size;           /* bytes */
-};
-
-static void loc_exit(struct loc *l)
-{
-	free(l->addr.fetch);
-	free(l->value);
-	for (size_t i = 0; i < l->npieces; i++)
-		loc_exit(&l->pieces[i].loc);
-	free(l->pieces);
-	memset(l, 0, sizeof(*l));
-}
-
-static struct sv sv_dup(const struct sv *v)
-{
-	struct sv r = *v;
-
-	r.fetch = v->fetch ? xstrdup(v->fetch) : NULL;
-	return r;
-}
-
-/* the fetcharg reading memory at address @v */
-static char *deref(const struct sv *v, uint64_t bias)
-{
-	switch (v->kind) {
-	case SV_REG:
-		return xasprintf("%s%" PRId64 "(%%%s)", v->k >= 0 ? "+" : "", v->k, reg_name(v->reg));
-	case SV_FETCH:
-		return xasprintf("%s%" PRId64 "(%s)", v->k >= 0 ? "+" : "", v->k, v->fetch);
-	case SV_FILE:
-		return xasprintf("@+0x%" PRIx64, (uint64_t)v->k - bias);
-	default:
-		return NULL;
-	}
-}
-
-struct eval_ctx {
-	struct pf_session *s;
-	uint64_t addr;           /* probe address */
-	Dwarf_Die *frame_fn;     /* out-of-line function (frame base) */
-	uint64_t bias;
-	char *why;               /* reason of refusal */
-};
-
-static const char *op_name(unsigned int atom)
-{
-	const char *n = NULL;
-
-	switch (atom) {
-	case DW_OP_plus: n = "+"; break;
-	case DW_OP_minus: n = "-"; break;
-	case DW_OP_mul: n = "*"; break;
-	case DW_OP_and: n = "&"; break;
-	case DW_OP_or: n = "|"; break;
-	case DW_OP_xor: n = "^"; break;
-	case DW_OP_shl: n = "<<"; break;
-	case DW_OP_shr: n = ">>"; break;
-	case DW_OP_shra: n = ">>"; break;
-	case DW_OP_div: n = "/"; break;
-	case DW_OP_mod: n = "%"; break;
-	}
-	return n;
-}
-
-static char *sv_text(const struct sv *v)
-{
-	switch (v->kind) {
-	case SV_REG:
-		return v->k ? xasprintf("%%%s %c %" PRId64, reg_name(v->reg), v->k < 0 ? '-' : '+',
-					v->k < 0 ? -v->k : v->k) : xasprintf("%%%s", reg_name(v->reg));
-	case SV_FETCH:
-		return v->k ? xasprintf("%s + %" PRId64, v->fetch, v->k) : xstrdup(v->fetch);
-	case SV_FILE:
-		return xasprintf("&0x%" PRIx64, (uint64_t)v->k);
-	default:
-		return xasprintf("%" PRId64, v->k);
-	}
-}
-
-static int frame_base(struct eval_ctx *c, struct sv *out);
-
-/* Evaluates one piece-free expression. 0, or -1 with c->why. */
-static int eval_simple(struct eval_ctx *c, Dwarf_Op *ops, size_t n, struct loc *out)
-{
-	struct sv st[16];
-	size_t sp = 0;
-	int ret = -1;
-
-	memset(out, 0, sizeof(*out));
-	if (n == 0) {
-		out->kind = LOC_NONE;
-		return 0;
-	}
-	for (size_t i = 0; i < n; i++) {
-		unsigned int a = ops[i].atom;
-
-		if (sp >= ARRAY_SIZE(st) - 1) {
-			c->why = xstrdup("a DWARF expression too deep");
-			goto out;
-		}
-		if ((a >= DW_OP_reg0 && a <= DW_OP_reg31) || a == DW_OP_regx) {
-			unsigned int r = a == DW_OP_regx ? (unsigned int)ops[i].number : a - DW_OP_reg0;
-
-			if (!reg_name(r)) {
-				c->why = xasprintf("in DWARF register %u, which uprobes cannot read", r);
-				goto out;
-			}
-			if (i + 1 != n) {
-				c->why = xstrdup("a register location followed by more DWARF operations");
-				goto out;
-			}
-			out->kind = LOC_REG;
-			out->reg = (int)r;
-			ret = 0;
-			goto out;
-		}
-		if ((a >= DW_OP_breg0 && a <= DW_OP_breg31) || a == DW_OP_bregx) {
-			unsigned int r = a == DW_OP_bregx ? (unsigned int)ops[i].number : a - DW_OP_breg0;
-			int64_t k = (int64_t)(a == DW_OP_bregx ? ops[i].number2 : ops[i].number);
-
-			if (!reg_name(r)) {
-				c->why = xasprintf("based on DWARF register %u, which uprobes cannot read", r);
-				goto out;
-			}
-			st[sp++] = (struct sv){ .kind = SV_REG, .reg = (int)r, .k = k };
-			continue;
-		}
-		if (a >= DW_OP_lit0 && a <= DW_OP_lit31) {
-			st[sp++] = (struct sv){ .kind = SV_CONST, .k = a - DW_OP_lit0 };
-			continue;
-		}
-		switch (a) {
-		case DW_OP_const1u: case DW_OP_const2u: case DW_OP_const4u: case DW_OP_const8u:
-		case DW_OP_const1s: case DW_OP_const2s: case DW_OP_const4s: case DW_OP_const8s:
-		case DW_OP_constu: case DW_OP_consts:
-			st[sp++] = (struct sv){ .kind = SV_CONST, .k = (int64_t)ops[i].number };
-			continue;
-		case DW_OP_addr:
-			st[sp++] = (struct sv){ .kind = SV_FILE, .k = (int64_t)ops[i].number };
-			continue;
-		case DW_OP_fbreg: {
-			struct sv fb;
-
-			if (frame_base(c, &fb) < 0)
-				goto out;
-			fb.k += (int64_t)ops[i].number;
-			st[sp++] = fb;
-			continue;
-		}
-		case DW_OP_call_frame_cfa:
-			if (frame_base(c, &st[sp]) < 0)
-				goto out;
-			sp++;
-			continue;
-		case DW_OP_plus_uconst:
-			if (!sp)
-				break;
-			st[sp - 1].k += (int64_t)ops[i].number;
-			continue;
-		case DW_OP_deref: {
-			char *f;
-
-			if (!sp || st[sp - 1].kind == SV_CONST) {
-				c->why = xstrdup("read through a constant address");
-				goto out;
-			}
-			f = deref(&st[sp - 1], c->bias);
-			free(st[sp - 1].fetch);
-			st[sp - 1] = (struct sv){ .kind = SV_FETCH, .fetch = f };
-			continue;
-		}
-		case DW_OP_plus:
-		case DW_OP_minus:
-			if (sp < 2)
-				break;
-			if (st[sp - 1].kind == SV_CONST ||
-			    (a == DW_OP_plus && st[sp - 2].kind == SV_CONST)) {
-				struct sv x = st[sp - 2], y = st[sp - 1];
-
-				if (x.kind == SV_CONST) {
-					struct sv t = x;
-
-					x = y;
-					y = t;
-				}
-				x.k += a == DW_OP_plus ? y.k : -y.k;
-				sp -= 2;
-				st[sp++] = x;
-				continue;
-			}
-			/* two run-time values */
-			/* fall through */
-		default: {
-			const char *on = op_name(a);
-
-			if (a == DW_OP_entry_value || a == DW_OP_GNU_entry_value) {
-				c->why = xstrdup("known only as its value at function entry "
-						 "(DW_OP_entry_value), which uprobes cannot fetch here");
-			} else if (a == DW_OP_GNU_parameter_ref) {
-				c->why = xstrdup("known only through the caller (DW_OP_GNU_parameter_ref)");
-			} else if (on && sp >= 2) {
-				char *x = sv_text(&st[sp - 2]), *y = sv_text(&st[sp - 1]);
-
-				c->why = xasprintf("computed as (%s %s %s), which uprobes cannot evaluate",
-						   x, on, y);
-				free(x);
-				free(y);
-			} else {
-				c->why = xasprintf("computed by DWARF operation 0x%x, which uprobes cannot "
-						   "evaluate", a);
-			}
-			goto out;
-		}
-		}
-		c->why = xasprintf("a malformed DWARF expression (op 0x%x)", a);
-		goto out;
-	}
-	if (!sp) {
-		c->why = xstrdup("an empty DWARF expression");
-		goto out;
-	}
-	ret = 0;
-	{
-		struct sv *top = &st[sp - 1];
-
-		out->kind = LOC_MEM;
-		out->addr = sv_dup(top);
-	}
-out:
-	for (size_t i = 0; i < sp; i++)
-		free(st[i].fetch);
-	return ret;
-}
-
-/* frame base of c->frame_fn at c->addr as "register + k" */
-static int frame_base(struct eval_ctx *c, struct sv *out)
-{
-	Dwarf_Attribute a;
-	Dwarf_Op *ops;
-	size_t n;
-
-	if (!c->frame_fn || !dwarf_attr(c->frame_fn, DW_AT_frame_base, &a) ||
-	    dwarf_getlocation_addr(&a, c->addr, &ops, &n, 1) <= 0 || n != 1) {
-		c->why = xstrdup("relative to a frame base that is unknown here");
-		return -1;
-	}
-	if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg15) {
-		*out = (struct sv){ .kind = SV_REG, .reg = ops[0].atom - DW_OP_breg0,
-				    .k = (int64_t)ops[0].number };
-		return 0;
-	}
-	if (ops[0].atom >= DW_OP_reg0 && ops[0].atom <= DW_OP_reg15) {
-		*out = (struct sv){ .kind = SV_REG, .reg = ops[0].atom - DW_OP_reg0 };
-		return 0;
-	}
-	if (ops[0].atom == DW_OP_call_frame_cfa) {
-		Dwarf_CFI *cfis[2] = { c->s->cfi_debug, c->s->cfi_eh };
-
-		for (int i = 0; i < 2; i++) {
-			Dwarf_Frame *fr;
-			Dwarf_Op *cops;
-			size_t cn;
-
-			if (!cfis[i] || dwarf_cfi_addrframe(cfis[i], c->addr, &fr) != 0)
-				continue;
-			/* libdw gives a register + offset rule as DW_OP_bregx REG OFF */
-			if (dwarf_frame_cfa(fr, &cops, &cn) == 0 && cn == 1 &&
-			    ((cops[0].atom >= DW_OP_breg0 && cops[0].atom <= DW_OP_breg15) ||
-			     (cops[0].atom == DW_OP_bregx && reg_name((unsigned int)cops[0].number)))) {
-				bool x = cops[0].atom == DW_OP_bregx;
-
-				*out = (struct sv){ .kind = SV_REG,
-						    .reg = x ? (int)cops[0].number : cops[0].atom - DW_OP_breg0,
-						    .k = (int64_t)(x ? cops[0].number2 : cops[0].number) };
-				free(fr);
-				return 0;
-			}
-			free(fr);
-		}
-		c->why = xstrdup("relative to the CFA, which the CFI does not give as register + offset here");
-		return -1;
-	}
-	c->why = xstrdup("relative to a frame base expression uprobes cannot evaluate");
-	return -1;
-}
-
-/* value-producing expressions end with DW_OP_stack_value */
-static int eval_expr(struct eval_ctx *c, Dwarf_Op *ops, size_t n, struct loc *out)
-{
-	bool value = n && ops[n - 1].atom == DW_OP_stack_value;
-
-	if (eval_simple(c, ops, value ? n - 1 : n, out) < 0)
-		return -1;
-	if (value && out->kind == LOC_REG) {
-		c->why = xstrdup("a malformed DWARF expression (register then DW_OP_stack_value)");
-		loc_exit(out);
-		return -1;
-	}
-	if (!value || out->kind != LOC_MEM)
-		return 0;
-	{
-		struct sv v = out->addr;
-
-		out->addr.fetch = NULL;
-		loc_exit(out);
-		if (v.kind == SV_CONST) {
-			out->kind = LOC_IMM;
-			out->imm = (uint64_t)v.k;
-		} else if (v.kind == SV_REG && v.k == 0) {
-			out->kind = LOC_REG;
-			out->reg = v.reg;
-		} else if (v.kind == SV_FETCH && v.k == 0) {
-			out->kind = LOC_VALUE;
-			out->value = v.fetch;
-			v.fetch = NULL;
-		} else {
-			char *t = sv_text(&v);
-
-			c->why = v.kind == SV_FILE ?
-				xasprintf("the address 0x%" PRIx64 " itself (a constant pointer), which uprobes "
-					  "cannot relocate", (uint64_t)v.k) :
-				xasprintf("computed as (%s), which uprobes cannot evaluate", t);
-			free(t);
-			free(v.fetch);
-			return -1;
-		}
-		free(v.fetch);
-	}
-	return 0;
-}
-
-/* A full location expression, pieces included. */
-static int eval_location(struct eval_ctx *c, Dwarf_Attribute *attr, Dwarf_Op *ops, size_t n,
-			 struct loc *out)
-{
-	size_t start = 0;
-	bool has_piece = false;
-
-	for (size_t i = 0; i < n; i++)
-		if (ops[i].atom == DW_OP_piece || ops[i].atom == DW_OP_bit_piece)
-			has_piece = true;
-	if (!has_piece) {
-		if (n >= 1 && ops[0].atom == DW_OP_implicit_value) {
-			Dwarf_Block b;
-
-			memset(out, 0, sizeof(*out));
-			if (dwarf_getlocation_implicit_value(attr, &ops[0], &b) != 0 || b.length > 8) {
-				c->why = xstrdup("an implicit value larger than 8 bytes");
-				return -1;
-			}
-			out->kind = LOC_IMM;
-			for (size_t i = 0; i < b.length; i++)
-				out->imm |= (uint64_t)b.data[i] << (8 * i);
-			return 0;
-		}
-		return eval_expr(c, ops, n, out);
-	}
-	memset(out, 0, sizeof(*out));
-	out->kind = LOC_PIECES;
-	for (size_t i = 0; i < n; i++) {
-		struct piece p = { 0 };
-
-		if (ops[i].atom != DW_OP_piece && ops[i].atom != DW_OP_bit_piece)
-			continue;
-		if (ops[i].atom == DW_OP_bit_piece) {
-			c->why = xstrdup("split into bit pieces");
-			loc_exit(out);
-			return -1;
-		}
-		p.size = ops[i].number;
-		if (i - start >= 1 && ops[start].atom == DW_OP_implicit_value) {
-			Dwarf_Block b;
-
-			p.loc.kind = LOC_IMM;
-			if (dwarf_getlocation_implicit_value(attr, &ops[start], &b) == 0 && b.length <= 8)
-				for (size_t j = 0; j < b.length; j++)
-					p.loc.imm |= (uint64_t)b.data[j] << (8 * j);
-			else
-				p.loc.kind = LOC_NONE;
-		} else if (eval_expr(c, ops + start, i - start, &p.loc) < 0) {
-			/* an unusable piece only matters if it is read */
-			free(c->why);
-			c->why = NULL;
-			p.loc.kind = LOC_NONE;
-		}
-		out->pieces = xrealloc(out->pieces, (out->npieces + 1) * sizeof(*out->pieces));
-		out->pieces[out->npieces++] = p;
-		start = i + 1;
-	}
-	return 0;
-}
-
-/* The location of variable @var at c->addr; LOC_NONE when optimised out. */
-static int var_location(struct eval_ctx *c, Dwarf_Die *var, struct loc *out)
-{
-	Dwarf_Attribute a;
-	Dwarf_Op *ops;
-	size_t n;
-	int r;
-
-	memset(out, 0, sizeof(*out));
-	if (dwarf_attr(var, DW_AT_const_value, &a)) {
-		Dwarf_Word u;
-		Dwarf_Sword sv;
-		Dwarf_Block b;
-
-		out->kind = LOC_IMM;
-		if (dwarf_whatform(&a) == DW_FORM_sdata && dwarf_formsdata(&a, &sv) == 0)
-			out->imm = (uint64_t)sv;
-		else if (dwarf_formudata(&a, &u) == 0)
-			out->imm = u;
-		else if (dwarf_formblock(&a, &b) == 0 && b.length <= 8)
-			for (size_t i = 0; i < b.length; i++)
-				out->imm |= (uint64_t)b.data[i] << (8 * i);
-		else {
-			c->why = xstrdup("a constant larger than 8 bytes");
-			return -1;
-		}
-		return 0;
-	}
-	if (!dwarf_attr(var, DW_AT_location, &a)) {
-		out->kind = LOC_NONE;
-		return 0;
-	}
-	r = dwarf_getlocation_addr(&a, c->addr, &ops, &n, 1);
-	if (r < 0) {
-		c->why = xasprintf("a location libdw cannot read: %s", dwarf_errmsg(-1));
-		return -1;
-	}
-	if (r == 0 || n == 0) {
-		out->kind = LOC_NONE;
-		return 0;
-	}
-	return eval_location(c, &a, ops, n, out);
-}
-
 /* ---- argument expressions ---- */
 
 struct val {
-	struct loc loc;
+	struct dwarf_loc loc;
 	Dwarf_Die type;         /* unstripped */
 	bool has_type;
 };
-
-static int member_of(Dwarf_Die *st, const char *name, Dwarf_Die *mem, uint64_t *off)
-{
-	Dwarf_Die c;
-
-	if (dwarf_child(st, &c) != 0)
-		return -1;
-	do {
-		const char *n;
-		Dwarf_Attribute a;
-		Dwarf_Word o = 0;
-
-		if (dwarf_tag(&c) != DW_TAG_member)
-			continue;
-		n = dwarf_diename(&c);
-		if (!n) {
-			/* anonymous struct/union member: look inside */
-			Dwarf_Die t, tb, *tt;
-			uint64_t inner;
-
-			if (die_type(&c, &t) && (tt = strip_cv(&t, &tb)) &&
-			    member_of(tt, name, mem, &inner) == 0) {
-				if (dwarf_attr(&c, DW_AT_data_member_location, &a))
-					dwarf_formudata(&a, &o);
-				*off = o + inner;
-				return 0;
-			}
-			continue;
-		}
-		if (strcmp(n, name))
-			continue;
-		if (dwarf_hasattr(&c, DW_AT_bit_size))
-			return -2;
-		if (dwarf_attr(&c, DW_AT_data_member_location, &a) && dwarf_formudata(&a, &o) != 0)
-			return -1;
-		*mem = c;
-		*off = o;
-		return 0;
-	} while (dwarf_siblingof(&c, &c) == 0);
-	return -1;
-}
-
-/* moves an lvalue @byte bytes further (member, element) and narrows it */
-static int loc_advance(struct loc *l, uint64_t byte, uint64_t size, const char *what, char **why)
-{
-	switch (l->kind) {
-	case LOC_MEM:
-		l->addr.k += (int64_t)byte;
-		return 0;
-	case LOC_REG:
-		if (byte + size > 8) {
-			*why = xasprintf("%s lies beyond the register holding it", what);
-			return -1;
-		}
-		l->bitoff += (int)(byte * 8);
-		return 0;
-	case LOC_IMM:
-		l->imm >>= byte * 8;
-		if (size < 8)
-			l->imm &= (1ULL << (size * 8)) - 1;
-		return 0;
-	case LOC_PIECES: {
-		uint64_t at = 0;
-
-		for (size_t i = 0; i < l->npieces; i++) {
-			struct piece *p = &l->pieces[i];
-
-			if (byte >= at && byte + size <= at + p->size) {
-				struct loc sub = p->loc;
-
-				if (sub.kind == LOC_NONE) {
-					*why = xasprintf("%s is optimised out here", what);
-					return -1;
-				}
-				p->loc = (struct loc){ .kind = LOC_NONE };
-				loc_exit(l);
-				*l = sub;
-				return loc_advance(l, byte - at, size, what, why);
-			}
-			at += p->size;
-		}
-		*why = xasprintf("%s is not in one piece of its register-held struct", what);
-		return -1;
-	}
-	case LOC_VALUE:
-		if (byte == 0)
-			return 0;
-		*why = xasprintf("%s is part of a computed value uprobes cannot split", what);
-		return -1;
-	default:
-		*why = xasprintf("%s is optimised out here", what);
-		return -1;
-	}
-}
-
-/* the fetcharg giving the value of a pointer-sized scalar location */
-static char *loc_value(const struct loc *l, uint64_t bias, char **why, const char *what)
-{
-	switch (l->kind) {
-	case LOC_MEM:
-		return deref(&l->addr, bias);
-	case LOC_REG:
-		if (l->bitoff) {
-			*why = xasprintf("%s is a pointer in the upper bits of %%%s", what, reg_name(l->reg));
-			return NULL;
-		}
-		return xasprintf("%%%s", reg_name(l->reg));
-	case LOC_VALUE:
-		return xstrdup(l->value);
-	case LOC_IMM:
-		*why = xasprintf("%s is the constant 0x%" PRIx64 ", not an address uprobes can follow",
-				 what, l->imm);
-		return NULL;
-	default:
-		*why = xasprintf("%s is optimised out here", what);
-		return NULL;
-	}
-}
 
 struct arg_out {
 	char *fetch;             /* "+8(%di)" */
@@ -1242,18 +420,18 @@ static int resolve_expr(struct site_ctx *sc, const char *expr, const char *cast,
 	const char *p = expr;
 	size_t nl = strcspn(p, "-.[");
 	Dwarf_Die var;
-	struct eval_ctx ec = { .s = sc->s, .addr = sc->addr, .frame_fn = sc->frame_fn };
-	struct loc l;
+	struct dwarf_loc_ctx ec = { .cfi = { sc->s->cfi_debug, sc->s->cfi_eh }, .addr = sc->addr, .frame_fn = sc->frame_fn };
+	struct dwarf_loc l;
 	Dwarf_Die type, tb, *t;
 	bool has_type;
 	char *why = NULL, *f = NULL;
 	const char *last = NULL;
-	int size = 8;
+	int size = 8, err = -EINVAL;   /* perf 6.1: -ENOENT for what is missing, else -EINVAL */
 	const char *st;
 
 	if (nl == 0 || nl >= sizeof(name)) {
 		pr_err("Error: '%s' is not a variable expression\n", expr);
-		return -1;
+		return -EINVAL;
 	}
 	memcpy(name, p, nl);
 	name[nl] = '\0';
@@ -1261,26 +439,26 @@ static int resolve_expr(struct site_ctx *sc, const char *expr, const char *cast,
 	if (sc->retprobe) {
 		pr_err("Error: '%s' at a return probe: only $retval is known when a function returns\n",
 		       expr);
-		return -1;
+		return -EINVAL;
 	}
 	if (!find_var(sc->scopes, sc->nscopes, sc->fn_idx, name, &var)) {
 		pr_err("Error: no variable '%s' at %s\n", name, sc->where);
-		return -1;
+		return -ENOENT;
 	}
 	if (!dwarf_hasattr(&var, DW_AT_location) && !dwarf_hasattr(&var, DW_AT_const_value) &&
 	    dwarf_hasattr(&var, DW_AT_declaration))
 		find_global_def(sc->s, name, &var);
 	session__bias(sc->s, sc->addr, &ec.bias);
-	if (var_location(&ec, &var, &l) < 0) {
+	if (dwarf_loc__of_var(&ec, &var, &l) < 0) {
 		pr_err("Error: variable '%s' at %s is %s\n", name, sc->where, ec.why);
 		free(ec.why);
-		return -1;
+		return -EINVAL;
 	}
-	if (l.kind == LOC_NONE) {
+	if (l.kind == DWARF_LOC_NONE) {
 		pr_err("Error: variable '%s' is optimised out at %s\n", name, sc->where);
-		return -1;
+		return -ENOENT;
 	}
-	has_type = die_type(&var, &type);
+	has_type = dwarf_type__of(&var, &type);
 	last = name;
 	while (*p) {
 		char field[256];
@@ -1288,7 +466,7 @@ static int resolve_expr(struct site_ctx *sc, const char *expr, const char *cast,
 		uint64_t off;
 		bool arrow = p[0] == '-' && p[1] == '>';
 
-		t = has_type ? strip_cv(&type, &tb) : NULL;
+		t = has_type ? dwarf_type__strip_cv(&type, &tb) : NULL;
 		if (!t) {
 			pr_err("Error: '%s': %s has no type to look into\n", expr, last);
 			goto fail;
@@ -1308,12 +486,12 @@ static int resolve_expr(struct site_ctx *sc, const char *expr, const char *cast,
 				pr_err("Error: '%s': %s is neither an array nor a pointer\n", expr, last);
 				goto fail;
 			}
-			if (!die_type(t, &et)) {
+			if (!dwarf_type__of(t, &et)) {
 				pr_err("Error: '%s': element type unknown\n", expr);
 				goto fail;
 			}
 			{
-				Dwarf_Die eb, *es = strip_cv(&et, &eb);
+				Dwarf_Die eb, *es = dwarf_type__strip_cv(&et, &eb);
 
 				esz = es ? dwarf_bytesize(es) : -1;
 				if (es && esz < 0 && dwarf_tag(es) == DW_TAG_pointer_type)
@@ -1324,14 +502,14 @@ static int resolve_expr(struct site_ctx *sc, const char *expr, const char *cast,
 				goto fail;
 			}
 			if (dwarf_tag(t) == DW_TAG_pointer_type) {
-				f = loc_value(&l, ec.bias, &why, last);
+				f = dwarf_loc__value(&l, ec.bias, &why, last);
 				if (!f)
 					goto fail_why;
-				loc_exit(&l);
-				l.kind = LOC_MEM;
-				l.addr = (struct sv){ .kind = SV_FETCH, .fetch = f, .k = idx * esz };
+				dwarf_loc__exit(&l);
+				l.kind = DWARF_LOC_MEM;
+				l.addr = (struct dwarf_sv){ .kind = DWARF_SV_FETCH, .fetch = f, .k = idx * esz };
 				f = NULL;
-			} else if (loc_advance(&l, (uint64_t)(idx * esz), (uint64_t)esz, last, &why) < 0) {
+			} else if (dwarf_loc__advance(&l, (uint64_t)(idx * esz), (uint64_t)esz, last, &why) < 0) {
 				goto fail_why;
 			}
 			type = et;
@@ -1356,19 +534,19 @@ static int resolve_expr(struct site_ctx *sc, const char *expr, const char *cast,
 		if (arrow) {
 			Dwarf_Die pt;
 
-			if (dwarf_tag(t) != DW_TAG_pointer_type || !die_type(t, &pt)) {
+			if (dwarf_tag(t) != DW_TAG_pointer_type || !dwarf_type__of(t, &pt)) {
 				pr_err("Error: '%s': %s is not a pointer (use '.')\n", expr, last);
 				goto fail;
 			}
-			f = loc_value(&l, ec.bias, &why, last);
+			f = dwarf_loc__value(&l, ec.bias, &why, last);
 			if (!f)
 				goto fail_why;
-			loc_exit(&l);
-			l.kind = LOC_MEM;
-			l.addr = (struct sv){ .kind = SV_FETCH, .fetch = f };
+			dwarf_loc__exit(&l);
+			l.kind = DWARF_LOC_MEM;
+			l.addr = (struct dwarf_sv){ .kind = DWARF_SV_FETCH, .fetch = f };
 			f = NULL;
 			type = pt;
-			t = strip_cv(&type, &tb);
+			t = dwarf_type__strip_cv(&type, &tb);
 		} else if (dwarf_tag(t) == DW_TAG_pointer_type) {
 			pr_err("Error: '%s': %s is a pointer (use '->')\n", expr, last);
 			goto fail;
@@ -1378,7 +556,7 @@ static int resolve_expr(struct site_ctx *sc, const char *expr, const char *cast,
 			goto fail;
 		}
 		{
-			int r = member_of(t, field, &mem, &off);
+			int r = dwarf_type__member(t, field, &mem, &off);
 			Dwarf_Die mt, mb, *ms;
 			int msz;
 
@@ -1390,32 +568,32 @@ static int resolve_expr(struct site_ctx *sc, const char *expr, const char *cast,
 				pr_err("Error: '%s': no member '%s' in %s\n", expr, field, last);
 				goto fail;
 			}
-			if (!die_type(&mem, &mt)) {
+			if (!dwarf_type__of(&mem, &mt)) {
 				pr_err("Error: '%s': member %s has no type\n", expr, field);
 				goto fail;
 			}
-			ms = strip_cv(&mt, &mb);
+			ms = dwarf_type__strip_cv(&mt, &mb);
 			msz = ms ? dwarf_bytesize(ms) : -1;
 			if (ms && msz < 0 && dwarf_tag(ms) == DW_TAG_pointer_type)
 				msz = 8;
 			if (msz < 0)
 				msz = 1;
 			last = dwarf_diename(&mem);
-			if (loc_advance(&l, off, (uint64_t)msz, field, &why) < 0)
+			if (dwarf_loc__advance(&l, off, (uint64_t)msz, field, &why) < 0)
 				goto fail_why;
 			type = mt;
 		}
 	}
 	o->name = xstrdup(last);
-	t = has_type ? strip_cv(&type, &tb) : NULL;
+	t = has_type ? dwarf_type__strip_cv(&type, &tb) : NULL;
 	if (cast && (!strcmp(cast, "string") || !strcmp(cast, "ustring"))) {
 		bool arr = t && dwarf_tag(t) == DW_TAG_array_type;
 
-		if (arr && l.kind == LOC_MEM) {
+		if (arr && l.kind == DWARF_LOC_MEM) {
 			/* the string is read at the array's own address */
-			o->fetch = deref(&l.addr, ec.bias);
+			o->fetch = dwarf_sv__deref(&l.addr, ec.bias);
 		} else if (t && dwarf_tag(t) == DW_TAG_pointer_type) {
-			f = loc_value(&l, ec.bias, &why, last);
+			f = dwarf_loc__value(&l, ec.bias, &why, last);
 			if (!f)
 				goto fail_why;
 			o->fetch = xasprintf("+0(%s)", f);
@@ -1426,12 +604,12 @@ static int resolve_expr(struct site_ctx *sc, const char *expr, const char *cast,
 			goto fail;
 		}
 		o->type = xstrdup(cast);
-		loc_exit(&l);
+		dwarf_loc__exit(&l);
 		return 0;
 	}
-	st = t ? scalar_type(t, &size) : NULL;
+	st = t ? dwarf_type__fetch(t, &size) : NULL;
 	if (!st && !cast) {
-		char *tn = type_name(t);
+		char *tn = dwarf_type__name(t);
 
 		pr_err("Error: '%s' is a %s: name a member (or cast it, e.g. :x64)\n", expr, tn);
 		free(tn);
@@ -1440,10 +618,10 @@ static int resolve_expr(struct site_ctx *sc, const char *expr, const char *cast,
 	if (cast)
 		st = cast;
 	switch (l.kind) {
-	case LOC_MEM:
-		o->fetch = deref(&l.addr, ec.bias);
+	case DWARF_LOC_MEM:
+		o->fetch = dwarf_sv__deref(&l.addr, ec.bias);
 		break;
-	case LOC_REG:
+	case DWARF_LOC_REG:
 		o->fetch = xasprintf("%%%s", reg_name(l.reg));
 		if (l.bitoff) {
 			int bits = size * 8;
@@ -1455,29 +633,30 @@ static int resolve_expr(struct site_ctx *sc, const char *expr, const char *cast,
 				goto fail;
 			}
 			o->type = xasprintf("b%d@%d/64", bits, l.bitoff);
-			loc_exit(&l);
+			dwarf_loc__exit(&l);
 			return 0;
 		}
 		break;
-	case LOC_VALUE:
+	case DWARF_LOC_VALUE:
 		o->fetch = xstrdup(l.value);
 		break;
-	case LOC_IMM:
+	case DWARF_LOC_IMM:
 		o->fetch = xasprintf("\\%" PRIu64, (uint64_t)(size < 8 ? l.imm & ((1ULL << (size * 8)) - 1) : l.imm));
 		break;
 	default:
 		pr_err("Error: '%s' is optimised out at %s\n", expr, sc->where);
+		err = -ENOENT;
 		goto fail;
 	}
 	o->type = xstrdup(st);
-	loc_exit(&l);
+	dwarf_loc__exit(&l);
 	return 0;
 fail_why:
 	pr_err("Error: '%s' at %s: %s\n", expr, sc->where, why);
 	free(why);
 fail:
-	loc_exit(&l);
-	return -1;
+	dwarf_loc__exit(&l);
+	return err;
 }
 
 static bool raw_fetcharg(const char *e)
@@ -1506,8 +685,29 @@ static bool arg_name_ok(const char *n)
 	return true;
 }
 
+/*
+ * The field name perf 6.1 gives an unnamed argument: a variable's name with
+ * "_TYPE" when cast ("a:x32" -> a_x32), or the last member of a member or
+ * element access without it ("r->name:string" -> name). Scripts read fields
+ * by these names. NULL lets the kernel name it (argN).
+ */
+static char *default_arg_name(const char *expr, const char *cast, struct arg_out *o)
+{
+	if (!arg_name_ok(o->name))
+		return NULL;
+	if (cast && !strpbrk(expr, "-.[")) {
+		char *n = xasprintf("%s_%s", o->name, cast);
+
+		free(o->name);
+		o->name = n;
+	}
+	return o->name;
+}
+
 /* all params ($params) or all variables ($vars) of the site that can be fetched */
 static char *var_why(struct site_ctx *sc, Dwarf_Die *d);
+/* var_why's reason for a variable without any location at the place */
+static const char OPTIMISED_OUT[] = "optimised out";
 
 static void each_var(struct site_ctx *sc, bool params_only, const char *expr, char **args)
 {
@@ -1534,7 +734,7 @@ static void each_var(struct site_ctx *sc, bool params_only, const char *expr, ch
 				Dwarf_Die t;
 				int size;
 
-				if (!die_type(&c, &t) || !scalar_type(&t, &size))
+				if (!dwarf_type__of(&c, &t) || !dwarf_type__fetch(&t, &size))
 					why = xstrdup("not a scalar (name its members)");
 			}
 			if (why) {
@@ -1565,7 +765,7 @@ static int build_args(struct site_ctx *sc, char *const *args, size_t nargs, char
 			expr = eq + 1;
 			if (!arg_name_ok(name)) {
 				pr_err("Error: bad argument name '%s'\n", name);
-				r = -1;
+				r = -EINVAL;
 			}
 		}
 		cast = NULL;
@@ -1576,7 +776,7 @@ static int build_args(struct site_ctx *sc, char *const *args, size_t nargs, char
 				*cast++ = '\0';
 				if (!valid_cast(cast)) {
 					pr_err("Error: unknown type '%s' in '%s'\n", cast, args[i]);
-					r = -1;
+					r = -EINVAL;
 				}
 			}
 		}
@@ -1584,30 +784,30 @@ static int build_args(struct site_ctx *sc, char *const *args, size_t nargs, char
 		} else if (!strcmp(expr, "$params") || !strcmp(expr, "$vars")) {
 			if (sc->retprobe) {
 				pr_err("Error: %s at a return probe: only $retval is known\n", expr);
-				r = -1;
+				r = -EINVAL;
 			} else {
 				each_var(sc, expr[1] == 'p', expr, out);
 			}
 		} else if (!strcmp(expr, "$retval")) {
 			if (!sc->retprobe) {
 				pr_err("Error: $retval needs a return probe (FUNC%%return)\n");
-				r = -1;
+				r = -EINVAL;
 			} else {
 				Dwarf_Die rt;
 				int size;
 				const char *st = NULL;
 
-				if (die_type(sc->func, &rt))
-					st = scalar_type(&rt, &size);
+				if (dwarf_type__of(sc->func, &rt))
+					st = dwarf_type__fetch(&rt, &size);
 				append(out, name, "$retval", cast ? cast : st);
 			}
 		} else if (raw_fetcharg(expr)) {
 			append(out, name, expr, cast);
-		} else if (resolve_expr(sc, expr, cast, &o) < 0) {
-			r = -1;
 		} else {
-			append(out, name ? name : arg_name_ok(o.name) ? o.name : NULL, o.fetch, o.type);
+			r = resolve_expr(sc, expr, cast, &o);
 		}
+		if (!r && o.fetch)
+			append(out, name ? name : default_arg_name(expr, cast, &o), o.fetch, o.type);
 		free(o.fetch);
 		free(o.type);
 		free(o.name);
@@ -1615,7 +815,7 @@ static int build_args(struct site_ctx *sc, char *const *args, size_t nargs, char
 		if (r) {
 			free(*out);
 			*out = NULL;
-			return -1;
+			return r;
 		}
 	}
 	return 0;
@@ -1772,11 +972,11 @@ int probe_finder__find(const char *binary, const struct probe_point *pp,
 	struct instances ins;
 	struct cand *cands = NULL;
 	size_t nc = 0;
-	int ret = -1;
+	int ret = -ENOENT;   /* what is asked for is not there, as perf 6.1 says */
 
 	memset(out, 0, sizeof(*out));
 	if (session__open(&s, binary) < 0)
-		return -1;
+		return -ENOENT;
 	find_instances(&s, pp->function, pp->function ? pp->file : NULL, &ins);
 	if (pp->function && !ins.nr) {
 		pr_err("Error: function '%s'%s%s not found in the DWARF of %s\n", pp->function,
@@ -1906,11 +1106,13 @@ int probe_finder__find(const char *binary, const struct probe_point *pp,
 		sc.frame_fn = frame_idx >= 0 ? &sc.scopes[frame_idx] : NULL;
 		if (!sc.frame_fn && out_of_line(&in->cu, site.addr, &frame_die))
 			sc.frame_fn = &frame_die;
-		if (build_args(&sc, args, nargs, &site.args) < 0) {
+		ret = build_args(&sc, args, nargs, &site.args);
+		if (ret < 0) {
 			free(sc.scopes);
 			free(site.func);
 			goto out;
 		}
+		ret = -ENOENT;
 		free(sc.scopes);
 		out->v = xrealloc(out->v, (out->nr + 1) * sizeof(*out->v));
 		out->v[out->nr++] = site;
@@ -1948,6 +1150,23 @@ void probe_lines__exit(struct probe_lines *l)
 }
 
 /* rows of @file in @cu with line in [from, to] and address in @die (any when NULL) */
+/* a file listing numbers a function's entry row by its declaration line, as perf 6.1 does */
+static int entry_decl_line(Dwarf_Die *cu, uint64_t addr, int ln)
+{
+	Dwarf_Die c;
+	Dwarf_Addr lo;
+	int decl;
+
+	if (dwarf_child(cu, &c) != 0)
+		return ln;
+	do {
+		if (dwarf_tag(&c) == DW_TAG_subprogram && dwarf_lowpc(&c, &lo) == 0 && lo == addr &&
+		    dwarf_decl_line(&c, &decl) == 0)
+			return decl;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return ln;
+}
+
 static void mark_lines(Dwarf_Die *cu, Dwarf_Die *die, uint64_t entry, int decl, const char *file,
 		       struct probe_lines *out)
 {
@@ -1979,16 +1198,37 @@ static void mark_lines(Dwarf_Die *cu, Dwarf_Die *die, uint64_t entry, int decl, 
 		/* the row at an out-of-line entry is where FUNC (line 0) probes */
 		if (die && a == entry && dwarf_tag(die) == DW_TAG_subprogram)
 			ln = decl;
+		else if (!die)
+			ln = entry_decl_line(cu, a, ln);
 		if (ln >= out->start && ln <= out->end)
 			out->ok[ln - out->start] = true;
 	}
+}
+
+/* the number of lines of source @path (at least @min), for FILE:START listings */
+static int source_lines(const char *path, int min)
+{
+	FILE *f = path ? fopen(path, "r") : NULL;
+	int n = 0, c, last = '\n';
+
+	if (!f)
+		return min;
+	while ((c = getc(f)) != EOF) {
+		if (c == '\n')
+			n++;
+		last = c;
+	}
+	fclose(f);
+	if (last != '\n')
+		n++;
+	return n > min ? n : min;
 }
 
 int probe_finder__lines(const char *binary, const char *spec, struct probe_lines *out)
 {
 	struct pf_session s;
 	struct instances ins = { 0 };
-	char *copy = xstrdup(spec), *colon = strchr(copy, ':');
+	char *copy = xstrdup(spec), *colon = strchr(copy, ':'), *at;
 	int from = -1, to = -1, ret = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -2013,7 +1253,10 @@ int probe_finder__lines(const char *binary, const char *spec, struct probe_lines
 		free(copy);
 		return -1;
 	}
-	if (strchr(copy, '.') || strchr(copy, '/')) {
+	at = strchr(copy, '@');
+	if (at)
+		*at++ = '\0';   /* FUNC@FILE: the function of that source file */
+	if (!at && (strchr(copy, '.') || strchr(copy, '/'))) {
 		/* FILE:START[-END] */
 		Dwarf_Off off = 0, next;
 		size_t hsize;
@@ -2022,10 +1265,9 @@ int probe_finder__lines(const char *binary, const char *spec, struct probe_lines
 			pr_err("Error: a file range needs FILE:START[-END]\n");
 			goto out;
 		}
+		char *abs = NULL;
+
 		out->start = from;
-		out->end = to == -2 ? from : to;
-		out->show_end = out->end;
-		out->ok = xzalloc((size_t)(out->end - out->start + 1) * sizeof(bool));
 		while (dwarf_nextcu(s.dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 			Dwarf_Die cu;
 			Dwarf_Files *files;
@@ -2035,9 +1277,17 @@ int probe_finder__lines(const char *binary, const char *spec, struct probe_lines
 				for (size_t i = 0; i < nf; i++) {
 					const char *f = dwarf_filesrc(files, i, NULL, NULL);
 
-					if (f && file_matches(f, copy) && !out->file)
+					if (f && file_matches(f, copy) && !out->file) {
 						out->file = xstrdup(f);
+						abs = abs_src(&cu, f);
+					}
 				}
+			if (out->file && !out->ok) {
+				/* FILE:START alone runs to the end of the file, as perf 6.1 lists it */
+				out->end = to == -2 ? source_lines(abs, from) : to;
+				out->show_end = out->end;
+				out->ok = xzalloc((size_t)(out->end - out->start + 1) * sizeof(bool));
+			}
 			if (out->file)
 				mark_lines(&cu, NULL, 0, 0, out->file, out);
 			off = next;
@@ -2046,10 +1296,12 @@ int probe_finder__lines(const char *binary, const char *spec, struct probe_lines
 			pr_err("Error: source file %s not in the DWARF of %s\n", copy, s.debugfile);
 			goto out;
 		}
+		free(out->file);
+		out->file = abs;
 		ret = 0;
 		goto out;
 	}
-	find_instances(&s, copy, NULL, &ins);
+	find_instances(&s, copy, at, &ins);
 	{
 		struct instance *in = NULL;
 
@@ -2066,7 +1318,8 @@ int probe_finder__lines(const char *binary, const char *spec, struct probe_lines
 		out->file = xstrdup(in->decl_file ? in->decl_file : "?");
 		out->base = in->decl_line;
 		out->start = in->decl_line + (from > 0 ? from : 0);
-		out->end = to >= 0 ? in->decl_line + to : to == -2 ? out->start : last_line(in);
+		/* FUNC:START alone runs to the function's end, as perf 6.1 lists it */
+		out->end = to >= 0 ? in->decl_line + to : last_line(in);
 		if (out->end < out->start)
 			out->end = out->start;
 		out->ok = xzalloc((size_t)(out->end - out->start + 1) * sizeof(bool));
@@ -2129,16 +1382,16 @@ static int var_cmp(const void *a, const void *b)
 /* Is variable @d fetchable at the site? NULL or the reason (malloc'ed). */
 static char *var_why(struct site_ctx *sc, Dwarf_Die *d)
 {
-	struct eval_ctx ec = { .s = sc->s, .addr = sc->addr, .frame_fn = sc->frame_fn };
-	struct loc l;
+	struct dwarf_loc_ctx ec = { .cfi = { sc->s->cfi_debug, sc->s->cfi_eh }, .addr = sc->addr, .frame_fn = sc->frame_fn };
+	struct dwarf_loc l;
 	char *why = NULL;
 
 	session__bias(sc->s, sc->addr, &ec.bias);
-	if (var_location(&ec, d, &l) < 0)
+	if (dwarf_loc__of_var(&ec, d, &l) < 0)
 		return ec.why;
-	if (l.kind == LOC_NONE)
-		why = xstrdup("optimised out");
-	loc_exit(&l);
+	if (l.kind == DWARF_LOC_NONE)
+		why = xstrdup(OPTIMISED_OUT);
+	dwarf_loc__exit(&l);
 	return why;
 }
 
@@ -2162,9 +1415,14 @@ static void vars_of(struct site_ctx *sc, Dwarf_Die *scope, bool globals, struct 
 		if (globals && !dwarf_hasattr(&c, DW_AT_location) && !dwarf_hasattr(&c, DW_AT_const_value) &&
 		    !find_global_def(sc->s, n, &c))
 			continue;
-		v.name = xstrdup(n);
-		v.type = type_name(die_type(&c, &t) ? &t : NULL);
 		v.why = var_why(sc, &c);
+		if (v.why && !strcmp(v.why, OPTIMISED_OUT)) {
+			/* no value at this place at all: perf 6.1 leaves it out too */
+			free(v.why);
+			continue;
+		}
+		v.name = xstrdup(n);
+		v.type = dwarf_type__name(dwarf_type__of(&c, &t) ? &t : NULL);
 		vs->v = xrealloc(vs->v, (vs->nr + 1) * sizeof(*vs->v));
 		vs->v[vs->nr++] = v;
 	} while (dwarf_siblingof(&c, &c) == 0);

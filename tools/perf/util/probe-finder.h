@@ -6,9 +6,8 @@
  * Probe points and arguments resolved from DWARF (libdw) into uprobe
  * places and fetchargs (shared/specs/uprobes-tracefs.md).
  *
- * Points: FUNC, FUNC+OFF, FUNC:RELLINE, FUNC@FILE (with any of the former),
- * FILE:LINE, FUNC%return, FUNC;PATTERN (lazy: lines whose source contains
- * PATTERN, a glob). An inlined FUNC is probed at every inline site.
+ * Points (struct probe_point, probe-event.h): an inlined FUNC is probed at
+ * every inline site.
  *
  * A line probe gets one address per execution of the statement: the first
  * is_stmt row of each run of rows of that line, per function instance.
@@ -22,20 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct probe_point {
-	char *function;          /* NULL for FILE:LINE */
-	char *file;              /* FUNC@FILE or FILE:LINE */
-	int line;                /* FILE:LINE, else 0 */
-	int rel_line;            /* FUNC:RELLINE (-1 = none) */
-	uint64_t offset;         /* FUNC+OFF */
-	bool has_offset;
-	bool retprobe;
-	char *lazy;              /* FUNC;PATTERN */
-};
-
-/* Parses a point; -1 with a message. */
-int probe_point__parse(const char *spec, struct probe_point *pp);
-void probe_point__exit(struct probe_point *pp);
+#include "probe-event.h"
 
 /* One probe address with its fetchargs. */
 struct probe_site {

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include "build-id.h"
 #include "debug.h"
 #include "dso.h"
 #include "script-output.h"
@@ -426,7 +427,7 @@ size_t script_output__resolve(struct script_output *o, struct perf_session *s,
 	size_t n;
 
 	*thread = NULL;
-	n = sample__resolve_frames(&s->machine, sample, o->frames, max ? max : 1, thread);
+	n = callchain_resolver__frames(&o->resolver, sample, o->frames, max ? max : 1, thread);
 	/* addresses of a sample without a thread (tid -1) resolve in its
 	 * process, but perf 6.1 names the thread ":-1" */
 	if ((int32_t)sample->tid == -1 && (int32_t)sample->pid != -1)
@@ -605,6 +606,15 @@ static void print_record(FILE *f, const union perf_event *ev)
 			fprintf(f, " cgroup: %" PRIu64 " %.*s\n", *(const uint64_t *)((const char *)ev + 8),
 				(int)strnlen((const char *)ev + 16, size - 16), (const char *)ev + 16);
 		break;
+	case PERF_RECORD_KSYMBOL:
+		fprintf(f, " addr %" PRIx64 " len %u type %u flags 0x%x name %.*s\n", ev->ksymbol.addr,
+			ev->ksymbol.len, ev->ksymbol.ksym_type, ev->ksymbol.flags,
+			(int)strnlen(ev->ksymbol.name, size > sizeof(ev->ksymbol) ? size - sizeof(ev->ksymbol) : 0),
+			ev->ksymbol.name);
+		break;
+	case PERF_RECORD_BPF_EVENT:
+		fprintf(f, " type %u, flags %u, id %u\n", ev->bpf.type, ev->bpf.flags, ev->bpf.id);
+		break;
 	default:
 		fputc('\n', f);
 		break;
@@ -632,6 +642,9 @@ static unsigned show_flag(uint32_t type)
 		return SHOW_NAMESPACE | SHOW_TASK;
 	case PERF_RECORD_CGROUP:
 		return SHOW_CGROUP;
+	case PERF_RECORD_KSYMBOL:
+	case PERF_RECORD_BPF_EVENT:
+		return SHOW_BPF;
 	default:
 		return 0;
 	}

@@ -34,7 +34,7 @@ enum script_type {
 /* which side-band records are printed (--show-*-events) */
 enum {
 	SHOW_MMAP = 1 << 0, SHOW_TASK = 1 << 1, SHOW_SWITCH = 1 << 2, SHOW_LOST = 1 << 3,
-	SHOW_ROUND = 1 << 4, SHOW_NAMESPACE = 1 << 5, SHOW_CGROUP = 1 << 6,
+	SHOW_ROUND = 1 << 4, SHOW_NAMESPACE = 1 << 5, SHOW_CGROUP = 1 << 6, SHOW_BPF = 1 << 7,
 };
 
 #define SCRIPT_MAX_FRAMES 512
@@ -53,6 +53,7 @@ struct script_output {
 	int name_width;               /* widest event name: perf aligns them */
 	uint64_t initial_time, previous_time;
 	struct trace_printer *tp;
+	struct callchain_resolver resolver;  /* set up by the caller on its session */
 	struct hist_frame frames[SCRIPT_MAX_FRAMES];
 };
 

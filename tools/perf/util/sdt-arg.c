@@ -14,63 +14,7 @@
 
 #include "sdt-arg.h"
 #include "util.h"
-
-struct x86_reg {
-	const char *name;      /* as the assembler spells it, without '%' */
-	const char *kname;     /* the kernel's pt_regs name */
-	unsigned char width;   /* bytes */
-	unsigned char shift;   /* bit position inside kname (8 for %ah..%dh) */
-};
-
-static const struct x86_reg x86_regs[] = {
-	{ "rax", "ax", 8, 0 }, { "eax", "ax", 4, 0 }, { "ax", "ax", 2, 0 }, { "al", "ax", 1, 0 }, { "ah", "ax", 1, 8 },
-	{ "rbx", "bx", 8, 0 }, { "ebx", "bx", 4, 0 }, { "bx", "bx", 2, 0 }, { "bl", "bx", 1, 0 }, { "bh", "bx", 1, 8 },
-	{ "rcx", "cx", 8, 0 }, { "ecx", "cx", 4, 0 }, { "cx", "cx", 2, 0 }, { "cl", "cx", 1, 0 }, { "ch", "cx", 1, 8 },
-	{ "rdx", "dx", 8, 0 }, { "edx", "dx", 4, 0 }, { "dx", "dx", 2, 0 }, { "dl", "dx", 1, 0 }, { "dh", "dx", 1, 8 },
-	{ "rsi", "si", 8, 0 }, { "esi", "si", 4, 0 }, { "si", "si", 2, 0 }, { "sil", "si", 1, 0 },
-	{ "rdi", "di", 8, 0 }, { "edi", "di", 4, 0 }, { "di", "di", 2, 0 }, { "dil", "di", 1, 0 },
-	{ "rbp", "bp", 8, 0 }, { "ebp", "bp", 4, 0 }, { "bp", "bp", 2, 0 }, { "bpl", "bp", 1, 0 },
-	{ "rsp", "sp", 8, 0 }, { "esp", "sp", 4, 0 }, { "sp", "sp", 2, 0 }, { "spl", "sp", 1, 0 },
-	{ "rip", "ip", 8, 0 }, { "eip", "ip", 4, 0 },
-};
-
-/* %r8..%r15 and their d/w/b (and Intel-style l) sub-registers */
-static int x86_numbered_reg(const char *s, size_t len, char *kname, unsigned *width)
-{
-	char *end;
-	long n;
-
-	if (len < 2 || s[0] != 'r' || !isdigit((unsigned char)s[1]))
-		return -1;
-	n = strtol(s + 1, &end, 10);
-	if (n < 8 || n > 15)
-		return -1;
-	switch ((size_t)(end - s) == len ? 0 : *end) {
-	case 0: *width = 8; break;
-	case 'd': *width = 4; break;
-	case 'w': *width = 2; break;
-	case 'b': case 'l': *width = 1; break;
-	default: return -1;
-	}
-	if ((size_t)(end - s) + (*width == 8 ? 0 : 1) != len)
-		return -1;
-	snprintf(kname, 8, "r%ld", n);
-	return 0;
-}
-
-/* s[0..len) names a register: fills kname/width/shift, 0 or -1 */
-static int x86_reg_lookup(const char *s, size_t len, char *kname, unsigned *width, unsigned *shift)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(x86_regs); i++)
-		if (strlen(x86_regs[i].name) == len && !memcmp(x86_regs[i].name, s, len)) {
-			strcpy(kname, x86_regs[i].kname);
-			*width = x86_regs[i].width;
-			*shift = x86_regs[i].shift;
-			return 0;
-		}
-	*shift = 0;
-	return x86_numbered_reg(s, len, kname, width);
-}
+#include "x86-regs.h"
 
 const char *sdt_arg__type_of_size(int size)
 {
@@ -199,7 +143,7 @@ static int x86_operand(const char *op, int size, const struct sdt_arg_ctx *ctx,
 		return 0;
 	}
 	if (op[0] == '%') {
-		if (x86_reg_lookup(op + 1, len - 1, kname, &width, &shift) < 0 || !strcmp(kname, "ip")) {
+		if (x86_reg__from_asm(op + 1, len - 1, kname, &width, &shift) < 0 || !strcmp(kname, "ip")) {
 			*why = "unknown register";
 			return -1;
 		}
@@ -226,7 +170,7 @@ static int x86_operand(const char *op, int size, const struct sdt_arg_ctx *ctx,
 			*why = "unparsable memory operand";
 			return -1;
 		}
-		if (x86_reg_lookup(lp + 2, (size_t)(rp - lp - 2), kname, &width, &shift) < 0) {
+		if (x86_reg__from_asm(lp + 2, (size_t)(rp - lp - 2), kname, &width, &shift) < 0) {
 			*why = "unknown base register";
 			return -1;
 		}
@@ -355,6 +299,7 @@ static int arm64_operand(const char *op, const struct sdt_arg_ctx *ctx, char **f
 int sdt_arg__to_fetcharg(const char *arg, const struct sdt_arg_ctx *ctx,
 			 char **out, const char **why)
 {
+	const char *tolerated = NULL, **warn = &tolerated;
 	const char *at = strchr(arg, '@'), *op = arg, *type;
 	enum sdt_arch arch = ctx ? ctx->arch : SDT_ARCH_X86_64;
 	unsigned natural = 8;
@@ -364,30 +309,33 @@ int sdt_arg__to_fetcharg(const char *arg, const struct sdt_arg_ctx *ctx,
 	*out = NULL;
 	if (at) {
 		const char *p = arg;
-		bool neg = *p == '-';
+		bool neg = *p == '-', fp = false;
 		long v = 0;
 
 		p += neg;
-		if (!isdigit((unsigned char)*p))
-			goto no_size;
 		while (isdigit((unsigned char)*p) && v < 1000)
 			v = v * 10 + (*p++ - '0');
-		if (*p == 'f' && p + 1 == at) {
-			*why = "floating-point argument";
-			return -1;
+		if (*p == 'f' && p + 1 == at && p > arg + neg) {
+			/* floating point: perf 6.1 fetches the raw bits as u32/u64 */
+			fp = true;
+			p++;
 		}
-		if (p != at)
-			goto no_size;
+		if (p != at && (at - arg > 4 || strpbrk(arg, "%($") < at))
+			goto no_size;       /* the '@' belongs to the operand */
+		op = at + 1;
 		if (v > 8) {
 			*why = "argument wider than 8 bytes";
 			return -1;
 		}
-		size = neg ? -(int)v : (int)v;
-		if (!sdt_arg__type_of_size(size)) {
-			*why = "unsupported argument size";
-			return -1;
+		size = fp ? (int)v : neg ? -(int)v : (int)v;
+		if (p != at || (fp && v != 4 && v != 8) || !sdt_arg__type_of_size(size)) {
+			/*
+			 * "3@", "0@", "x@": perf 6.1 fetches such operands at the
+			 * default width; ours is the operand's own width.
+			 */
+			*warn = "size is not 1, 2, 4 or 8: fetched at the operand's own width";
+			size = 0;
 		}
-		op = at + 1;
 	}
 no_size:
 	if (!*op) {
@@ -406,12 +354,16 @@ no_size:
 	}
 	if (natural == 0) {          /* already carries its bitfield type */
 		*out = fa;
-		return 0;
+	} else {
+		/* no size given: the register's own width, unsigned */
+		type = sdt_arg__type_of_size(size ? size : (int)natural);
+		*out = xasprintf("%s:%s", fa, type);
+		free(fa);
 	}
-	/* no size given: the register's own width, unsigned */
-	type = sdt_arg__type_of_size(size ? size : (int)natural);
-	*out = xasprintf("%s:%s", fa, type);
-	free(fa);
+	if (tolerated) {
+		*why = tolerated;
+		return 1;
+	}
 	return 0;
 }
 

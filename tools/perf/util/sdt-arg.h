@@ -37,8 +37,11 @@ struct sdt_arg_ctx {
 
 /*
  * Converts one argument. 0 and *out (malloc'ed, e.g. "%bx:u64") on success;
- * -1 with *why = a static reason when the operand cannot be expressed
- * exactly (the caller skips this argument only).
+ * 1 and *out with *why = a static warning when a size perf 6.1 tolerates
+ * ("3@", "0@", "x@") was replaced by the operand's own width; -1 with *why
+ * = a static reason when the operand cannot be expressed exactly (the
+ * caller skips this argument only). Floating-point operands ("8f@", "4f@")
+ * are fetched as their raw bits (u64, u32), as perf 6.1 does.
  */
 int sdt_arg__to_fetcharg(const char *arg, const struct sdt_arg_ctx *ctx,
 			 char **out, const char **why);

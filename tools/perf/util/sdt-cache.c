@@ -102,18 +102,27 @@ bool cached_event__matches(const struct cached_event *ce, const char *group, con
 	if (event && fnmatch(event, e->event, 0))
 		return false;
 	if (at && *at) {
+		/* "PATH(BUILDID)" as perf list prints a name cached for several binaries */
+		const char *lp = at[0] == '/' ? strrchr(at, '(') : NULL;
+		size_t n = strlen(at);
+		bool ok;
+
+		if (lp && at[n - 1] == ')') {
+			char *path = xasprintf("%.*s", (int)(lp - at), at);
+
+			ok = !fnmatch(path, ce->path, 0) && n - (size_t)(lp - at) > 2 &&
+			     !strncmp(ce->bid, lp + 1, n - (size_t)(lp - at) - 2);
+			free(path);
+			return ok;
+		}
 		if (at[0] == '/')
-			return !strcmp(at, ce->path);
+			return !fnmatch(at, ce->path, 0);
 		return !strncmp(ce->bid, at, strlen(at));
 	}
 	return true;
 }
 
-/*
- * perf list's hook (builtin-list.c): one call per cached SDT event. A name
- * cached for several binaries or builds comes as "NAME@PATH(BUILDID12)" for
- * each of them, as perf 6.1 lists them.
- */
+/* perf list's SDT section (see sdt-cache.h) */
 int sdt_cache__for_each_event(int (*cb)(const char *provider, const char *name, void *arg), void *arg)
 {
 	char *root = bidcache__root(NULL);
@@ -146,4 +155,53 @@ int sdt_cache__for_each_event(int (*cb)(const char *provider, const char *name, 
 	cached_events__exit(&ce);
 	free(root);
 	return ret;
+}
+
+int sdt_cache__add_binary(const char *root, const char *binary, char *abs, char *bid)
+{
+	if (!realpath(binary, abs) || bidcache__file_build_id(abs, bid) < 0)
+		return -1;
+	if (!bidcache__has(root, abs, bid) && bidcache__add(root, abs, bid) < 0)
+		return -1;
+	return 0;
+}
+
+int sdt_cache__add_named(const char *root, const char *binary, const char *spec, char **lines,
+			 size_t nr)
+{
+	char abs[PATH_MAX], bid[41], *file;
+	struct probe_cache pc;
+	int ret = -1;
+
+	if (sdt_cache__add_binary(root, binary, abs, bid) < 0)
+		return -1;
+	file = bidcache__probes_path(root, abs, bid);
+	if (probe_cache__load(file, &pc) == 0) {
+		probe_cache__add_named(&pc, spec, lines, nr);
+		ret = probe_cache__write(&pc, file);
+		probe_cache__exit(&pc);
+	}
+	free(file);
+	return ret;
+}
+
+int sdt_cache__remove(const char *root, const char *only_path, const char *group, const char *event)
+{
+	struct cached_events ce;
+	int n = 0;
+
+	if (cached_events__load(root, only_path, &ce) < 0)
+		return 0;
+	for (size_t b = 0; b < ce.nr_bins && n >= 0; b++) {
+		size_t k = probe_cache__remove(&ce.bins[b].pc, group, event);
+		char *file;
+
+		if (!k)
+			continue;
+		file = bidcache__probes_path(root, ce.bins[b].path, ce.bins[b].bid);
+		n = probe_cache__write(&ce.bins[b].pc, file) < 0 ? -1 : n + (int)k;
+		free(file);
+	}
+	cached_events__exit(&ce);
+	return n;
 }

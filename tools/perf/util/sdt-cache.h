@@ -48,4 +48,28 @@ void cached_event__split(const char *spec, char **group, char **event, char **at
 bool cached_event__matches(const struct cached_event *ce, const char *group, const char *event,
 			   const char *at);
 
+/*
+ * One call per cached SDT event (perf list). A name cached for several
+ * binaries or builds comes as "NAME@PATH(BUILDID12)" for each of them, as
+ * perf 6.1 lists them. Returns what the last call of @cb returned.
+ */
+int sdt_cache__for_each_event(int (*cb)(const char *provider, const char *name, void *arg), void *arg);
+
+/*
+ * Adds @binary to the build-id cache under @root unless it is there with
+ * its current build-id; @abs (PATH_MAX) and @bid (41) get its real path and
+ * build-id. 0 or -1.
+ */
+int sdt_cache__add_binary(const char *root, const char *binary, char *abs, char *bid);
+
+/* perf probe --cache --add: the '#' entry @spec with @lines in @binary's probes file. 0 or -1. */
+int sdt_cache__add_named(const char *root, const char *binary, const char *spec, char **lines,
+			 size_t nr);
+
+/*
+ * Removes the entries matching the globs from every cached binary (or only
+ * @only_path's); the count removed, -1 when a probes file cannot be written.
+ */
+int sdt_cache__remove(const char *root, const char *only_path, const char *group, const char *event);
+
 #endif

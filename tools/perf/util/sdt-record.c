@@ -41,29 +41,48 @@ static char *named_group(const char *spec)
 	return s[n] == ':' && n ? xasprintf("%.*s", (int)n, s) : NULL;
 }
 
+void sdt_sites__exit(struct sdt_sites *s)
+{
+	for (size_t i = 0; i < s->nr; i++) {
+		free(s->v[i].line);
+		free(s->v[i].group);
+		free(s->v[i].event);
+		free(s->v[i].path);
+	}
+	free(s->v);
+	s->v = NULL;
+	s->nr = 0;
+}
+
+static void add_site(struct sdt_sites *out, const struct cached_event *c, const char *tev,
+		     const char *extra_args)
+{
+	struct sdt_site *s;
+
+	out->v = xrealloc(out->v, (out->nr + 1) * sizeof(*out->v));
+	s = &out->v[out->nr++];
+	memset(s, 0, sizeof(*s));
+	s->line = xasprintf("%s%s%s", tev, extra_args && *extra_args ? " " : "",
+			    extra_args ? extra_args : "");
+	if (probe_line__names(tev, &s->group, &s->event) < 0) {
+		/* validated when the cache was loaded: cannot happen, but never NULL */
+		s->group = xstrdup(c->e->group ? c->e->group : "");
+		s->event = xstrdup(c->e->event);
+	}
+	s->path = xstrdup(c->path);
+	snprintf(s->bid, sizeof(s->bid), "%s", c->bid);
+}
+
 int sdt_spec__resolve(const char *spec, const char *binary, const char *extra_args,
-		      char ***lines, char ***where)
+		      struct sdt_sites *out)
 {
 	char *root = bidcache__root(NULL), *group, *event, *at, *raw;
 	struct cached_events ce;
-	size_t n = 0;
-	int ret;
+	char abs[PATH_MAX], bid[41];
 
-	*lines = NULL;
-	*where = NULL;
-	if (binary) {
-		char bid[41], abs[PATH_MAX];
-
-		if (bidcache__file_build_id(binary, bid) < 0 || !realpath(binary, abs)) {
-			free(root);
-			return -1;
-		}
-		if (!bidcache__has(root, abs, bid) && bidcache__add(root, abs, bid) < 0) {
-			free(root);
-			return -1;
-		}
-	}
-	if (cached_events__load(root, binary, &ce) < 0) {
+	memset(out, 0, sizeof(*out));
+	if ((binary && sdt_cache__add_binary(root, binary, abs, bid) < 0) ||
+	    cached_events__load(root, binary, &ce) < 0) {
 		free(root);
 		return -1;
 	}
@@ -76,22 +95,16 @@ int sdt_spec__resolve(const char *spec, const char *binary, const char *extra_ar
 		if (!cached_event__matches(c, group, event, at) &&
 		    !(raw && !c->e->sdt && cached_event__matches(c, raw, event, at)))
 			continue;
-		for (size_t k = 0; k < c->e->nr_tevs; k++) {
-			push(lines, n, xasprintf("%s%s%s", c->e->tevs[k], extra_args && *extra_args ? " " : "",
-						 extra_args ? extra_args : ""));
-			push(where, n, xasprintf("%s:%s in %s (%s)", c->e->group ? c->e->group : "",
-						 c->e->event, c->path, c->bid));
-			n++;
-		}
+		for (size_t k = 0; k < c->e->nr_tevs; k++)
+			add_site(out, c, c->e->tevs[k], extra_args);
 	}
-	ret = (int)n;
 	free(raw);
 	free(group);
 	free(event);
 	free(at);
 	cached_events__exit(&ce);
 	free(root);
-	return ret;
+	return (int)out->nr;
 }
 
 /* an existing tracefs event matching group/event globs? */
@@ -165,9 +178,16 @@ int sdt_spec__explain_other_build(const char *spec, const char *binary)
 	return found;
 }
 
+/* "...@PATH" or "...@BUILDID": the user chose the copies */
+static bool at_narrowed(const char *spec)
+{
+	return strchr(spec, '@') != NULL;
+}
+
 static int prepare_one(struct sdt_record *sr, const char *ev, const char *binary)
 {
-	char *spec = xstrdup(ev), *colon, *slash, **lines = NULL, **where = NULL;
+	char *spec = xstrdup(ev), *colon, *slash, **lines;
+	struct sdt_sites sites = { 0 };
 	int n, ret = 0;
 
 	/* pmu/..../ and modifiers are not ours */
@@ -191,32 +211,48 @@ static int prepare_one(struct sdt_record *sr, const char *ev, const char *binary
 			return 0;   /* already a tracefs event: record uses it as is */
 		}
 	}
-	n = sdt_spec__resolve(spec, NULL, NULL, &lines, &where);
-	if (n == 0 && binary) {
-		sdt_strv__free(lines, 0);
-		sdt_strv__free(where, 0);
-		n = sdt_spec__resolve(spec, binary, NULL, &lines, &where);
+	/*
+	 * With a workload, the copies in it first: another binary (or another
+	 * build) cached with the same provider is not what the workload runs.
+	 * Without a match there, every cached copy, as system-wide.
+	 */
+	n = binary && !at_narrowed(spec) ? sdt_spec__resolve(spec, binary, NULL, &sites) : 0;
+	if (n < 0) {
+		sdt_sites__exit(&sites);
+		n = 0;   /* the workload is no ELF file we can cache (a script): not ours */
+	}
+	if (n == 0) {
+		if (binary)
+			sdt_sites__exit(&sites);
+		n = sdt_spec__resolve(spec, NULL, NULL, &sites);
 		/* the workload need not have the event: then it is not ours to set up,
 		 * unless it was cached for another build of that very file */
-		if (n == 0 && sdt_spec__explain_other_build(spec, binary))
+		if (n == 0 && binary && sdt_spec__explain_other_build(spec, binary))
 			n = -1;
 	}
 	if (n <= 0) {
+		sdt_sites__exit(&sites);
 		free(spec);
 		return n < 0 ? -1 : 0;
 	}
-	if (probe_events__add(lines, (size_t)n, &sr->created) < 0) {
+	lines = xmalloc(sites.nr * sizeof(*lines));
+	for (size_t i = 0; i < sites.nr; i++)
+		lines[i] = sites.v[i].line;
+	if (probe_events__add(lines, sites.nr, &sr->created) < 0) {
 		ret = -1;
 	} else {
-		for (int i = 0; i < n; i++) {
+		for (size_t i = 0; i < sites.nr; i++) {
+			const struct sdt_site *s = &sites.v[i];
+			char *where = xasprintf("%s:%s in %s (%s)", s->group, s->event, s->path, s->bid);
+
 			if (!quiet)
-				pr_info("Probing %s\n", where[i]);
-			push(&sr->where, sr->nr_where++, xstrdup(where[i]));
+				pr_info("Probing %s\n", where);
+			push(&sr->where, sr->nr_where++, where);
 		}
 		ret = n;
 	}
-	sdt_strv__free(lines, (size_t)n);
-	sdt_strv__free(where, (size_t)n);
+	free(lines);
+	sdt_sites__exit(&sites);
 	free(spec);
 	return ret;
 }

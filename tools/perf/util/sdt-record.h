@@ -40,16 +40,30 @@ int sdt_record__prepare(struct sdt_record *sr, const char *events, const char *b
 /* Removes exactly what prepare created; EBUSY is not an error. Idempotent. */
 void sdt_record__cleanup(struct sdt_record *sr);
 
+/* One uprobe a cached-event spec resolved to. */
+struct sdt_site {
+	char *line;             /* its uprobe_events line (user arguments appended) */
+	char *group, *event;    /* the line's GROUP/EVENT */
+	char *path;             /* the binary the entry was cached for */
+	char bid[41];           /* its build-id */
+};
+
+struct sdt_sites {
+	struct sdt_site *v;
+	size_t nr;
+};
+
 /*
  * Resolves a cached-event spec "[%][sdt_]PROV:NAME[@PATH|@BUILDID]" (globs)
- * to uprobe_events lines, for perf probe and record. @binary (may be NULL)
- * restricts to that file and is scanned into the cache first when needed.
- * @extra_args are appended to every line (user-added arguments).
- * *where gets "group:event in PATH (BID)" per line. Returns the count
- * (0 = no match), -1 on error.
+ * to uprobes, for perf probe and record. @binary (may be NULL) restricts to
+ * that file and is scanned into the cache first when needed. @extra_args
+ * are appended to every line (user-added arguments). Returns the count
+ * (0 = no match), -1 on error; @out is filled either way (free it with
+ * sdt_sites__exit).
  */
 int sdt_spec__resolve(const char *spec, const char *binary, const char *extra_args,
-		      char ***lines, char ***where);
+		      struct sdt_sites *out);
+void sdt_sites__exit(struct sdt_sites *s);
 void sdt_strv__free(char **v, size_t n);
 
 /*

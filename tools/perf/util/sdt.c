@@ -150,12 +150,17 @@ static void convert_args(struct scan *sc, struct sdt_note *n, enum sdt_arch arch
 		const char *why = NULL;
 		char *fa, *nbuf;
 
-		if (sdt_arg__to_fetcharg(v[i], &ctx, &fa, &why) < 0) {
+		int r = sdt_arg__to_fetcharg(v[i], &ctx, &fa, &why);
+
+		if (r < 0) {
 			pr_warning("Warning: %s: SDT %s:%s argument %d '%s' skipped: %s\n",
 				   sc->path, n->provider, n->name, i + 1, v[i], why);
 			n->nr_skipped++;
 			continue;
 		}
+		if (r > 0)
+			pr_warning("Warning: %s: SDT %s:%s argument %d '%s': %s\n",
+				   sc->path, n->provider, n->name, i + 1, v[i], why);
 		nbuf = xasprintf("%s arg%d=%s", buf, i + 1, fa);
 		free(buf);
 		free(fa);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "debug.h"
 #include "dso.h"
+#include "strbuf.h"
 #include "symbol.h"
 #include "util.h"
 
@@ -28,18 +29,38 @@ struct srcline_state {
 	struct srcline_entry *tab;
 	size_t cap, nr;
 	char **strings;    /* inline-chain names, freed with the state */
-	size_t nstrings;
+	size_t nstrings, strings_cap;
 };
+
+static void srcline_state__free(void *data)
+{
+	struct srcline_state *st = data;
+
+	for (size_t i = 0; i < st->cap; i++)
+		free(st->tab[i].line);
+	for (size_t i = 0; i < st->nstrings; i++)
+		free(st->strings[i]);
+	free(st->strings);
+	free(st->tab);
+	if (st->dw)
+		dwarf_end(st->dw);
+	if (st->fd >= 0)
+		close(st->fd);
+	free(st);
+}
+
+/* srcline's state lives on the DSO and is freed with it */
+static const struct dso_priv_key srcline_key = { "srcline", srcline_state__free };
 
 static struct srcline_state *srcline__state(struct dso *dso)
 {
-	struct srcline_state *st = dso->srcline_priv;
+	struct srcline_state *st = dso__priv(dso, &srcline_key);
 
 	if (st)
 		return st->dw ? st : NULL;
 	st = xzalloc(sizeof(*st));
 	st->fd = -1;
-	dso->srcline_priv = st;
+	dso__set_priv(dso, &srcline_key, st);
 	if (!dso->loaded && dso->owner)
 		dso__load(dso->owner, dso);
 	if (!dso->symsrc || dso->kind != DSO_KIND_ELF)
@@ -57,26 +78,6 @@ static struct srcline_state *srcline__state(struct dso *dso)
 	st->cap = 64;
 	st->tab = xzalloc(st->cap * sizeof(*st->tab));
 	return st;
-}
-
-void dso__srcline_exit(struct dso *dso)
-{
-	struct srcline_state *st = dso->srcline_priv;
-
-	if (!st)
-		return;
-	for (size_t i = 0; i < st->cap; i++)
-		free(st->tab[i].line);
-	for (size_t i = 0; i < st->nstrings; i++)
-		free(st->strings[i]);
-	free(st->strings);
-	free(st->tab);
-	if (st->dw)
-		dwarf_end(st->dw);
-	if (st->fd >= 0)
-		close(st->fd);
-	free(st);
-	dso->srcline_priv = NULL;
 }
 
 static size_t addr_slot(const struct srcline_state *st, uint64_t addr)
@@ -174,8 +175,7 @@ static const char *keep(struct srcline_state *st, char *s)
 {
 	if (!s)
 		return NULL;
-	st->strings = xrealloc(st->strings, (st->nstrings + 1) * sizeof(*st->strings));
-	st->strings[st->nstrings++] = s;
+	*ARRAY_PUSH(st->strings, st->nstrings, st->strings_cap) = s;
 	return s;
 }
 

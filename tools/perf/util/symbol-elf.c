@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -342,4 +343,55 @@ size_t symsrc__read_segments(struct symsrc *ss, struct dso_segment **segs)
 		*segs = NULL;
 	}
 	return n;
+}
+
+/* the first symbol named @name in .symtab or .dynsym (whichever is asked) */
+static bool find_symbol(struct symsrc *ss, const char *name, bool dynsym, uint64_t *addr)
+{
+	struct symtab t = { 0 };
+	bool found = false;
+
+	symsrc__load_symbols(ss, &t, dynsym);
+	symtab__finish(&t);
+	for (size_t i = 0; i < t.nr && !found; i++)
+		if (!strcmp(t.syms[i]->name, name)) {
+			*addr = t.syms[i]->start;
+			found = true;
+		}
+	symtab__exit(&t);
+	return found;
+}
+
+int symsrc__symbol_offset(const char *path, const char *name, uint64_t add, uint64_t *off)
+{
+	struct symsrc ss;
+	struct dso_segment *segs = NULL;
+	size_t nsegs;
+	uint64_t addr = 0;
+	int ret = -1;
+
+	if (symsrc__open(&ss, path) < 0) {
+		pr_err("%s: cannot open as ELF\n", path);
+		return -1;
+	}
+	/* .symtab first when there is one; a stripped binary still has .dynsym */
+	if (!find_symbol(&ss, name, !ss.has_symtab, &addr) &&
+	    !(ss.has_symtab && ss.has_dynsym && find_symbol(&ss, name, true, &addr))) {
+		pr_err("Failed to find symbol %s in %s\n", name, path);
+		goto out;
+	}
+	addr += add;
+	nsegs = symsrc__read_segments(&ss, &segs);
+	for (size_t i = 0; i < nsegs; i++)
+		if (addr >= segs[i].vaddr && addr - segs[i].vaddr < segs[i].filesz) {
+			*off = addr - segs[i].vaddr + segs[i].offset;
+			ret = 0;
+			break;
+		}
+	if (ret < 0)
+		pr_err("%s+0x%" PRIx64 " is not in a loaded segment of %s\n", name, add, path);
+	free(segs);
+out:
+	symsrc__close(&ss);
+	return ret;
 }

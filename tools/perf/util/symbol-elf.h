@@ -34,6 +34,12 @@ int symsrc__load_symbols(struct symsrc *ss, struct symtab *t, bool dynsym);
 int symsrc__synthesize_plt(struct symsrc *ss, struct symtab *t);
 size_t symsrc__read_segments(struct symsrc *ss, struct dso_segment **segs);
 
+/*
+ * File offset of symbol @name (+@add) of the ELF file @path, where a uprobe
+ * on it goes. 0, or -1 with a message (no such symbol, not in a segment).
+ */
+int symsrc__symbol_offset(const char *path, const char *name, uint64_t add, uint64_t *off);
+
 /* NT_GNU_BUILD_ID of an open ELF: size, or -1. */
 int elf__read_build_id(Elf *elf, uint8_t *id, size_t max);
 

@@ -7,6 +7,7 @@
 #include <elf.h>
 #include <stdlib.h>
 #include <string.h>
+#include "strbuf.h"
 #include "symbol.h"
 #include "util.h"
 
@@ -48,11 +49,7 @@ void symtab__add(struct symtab *t, uint64_t start, uint64_t size, uint8_t bindin
 	s->type = type;
 	s->seq = t->nr;
 	memcpy(s->name, name, len + 1);
-	if (t->nr == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 256;
-		t->syms = xrealloc(t->syms, t->cap * sizeof(*t->syms));
-	}
-	t->syms[t->nr++] = s;
+	*ARRAY_PUSH(t->syms, t->nr, t->cap) = s;
 }
 
 static int leading_underscores(const char *s)

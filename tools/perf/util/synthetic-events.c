@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/bpf.h>
 #include "debug.h"
 #include "evlist.h"
 #include "synthetic-events.h"
@@ -332,4 +335,100 @@ int synthesize_empty(const struct synth_target *t, uint32_t type)
 	struct perf_event_header h = { .type = type, .misc = 0, .size = sizeof(h) };
 
 	return t->process(t->arg, (union perf_event *)&h);
+}
+
+/* ---- BPF programs loaded before the start ---- */
+
+static int sys_bpf(int cmd, union bpf_attr *attr)
+{
+	return (int)syscall(SYS_bpf, cmd, attr, sizeof(*attr));
+}
+
+static int synthesize_ksymbol(const struct synth_target *t, uint64_t addr, uint32_t len, const char *name)
+{
+	/* name: at most 127 bytes (bpf_prog_ + tag + _ + 16-byte program name) */
+	unsigned char buf[sizeof(struct perf_record_ksymbol) + 128 + 64] __attribute__((aligned(8)));
+	struct perf_record_ksymbol *ev = (void *)buf;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->header.type = PERF_RECORD_KSYMBOL;
+	ev->addr = addr;
+	ev->len = len;
+	ev->ksym_type = PERF_RECORD_KSYMBOL_TYPE_BPF;
+	return emit(t, buf, sizeof(*ev) + put_string(ev->name, name, strlen(name) + 1));
+}
+
+/* KSYMBOL for each JITed function of one program, then its BPF_EVENT PROG_LOAD */
+static int synthesize_bpf_prog(const struct synth_target *t, int fd)
+{
+	struct bpf_prog_info info;
+	union bpf_attr attr;
+	uint64_t addrs[64], tags[64];
+	uint32_t lens[64];
+	unsigned char buf[sizeof(struct perf_record_bpf_event) + 64] __attribute__((aligned(8)));
+	struct perf_record_bpf_event *ev = (void *)buf;
+	int ret = 0;
+
+	memset(&info, 0, sizeof(info));
+	info.nr_jited_ksyms = ARRAY_SIZE(addrs);
+	info.jited_ksyms = (uintptr_t)addrs;
+	info.nr_jited_func_lens = ARRAY_SIZE(lens);
+	info.jited_func_lens = (uintptr_t)lens;
+	info.nr_prog_tags = ARRAY_SIZE(tags);
+	info.prog_tags = (uintptr_t)tags;
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = (uint32_t)fd;
+	attr.info.info_len = sizeof(info);
+	attr.info.info = (uintptr_t)&info;
+	/* not JITed (or hidden from us): nothing a sample could land in */
+	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr) || !info.nr_jited_ksyms)
+		return 0;
+	for (uint32_t i = 0; i < info.nr_jited_ksyms && i < ARRAY_SIZE(addrs) && !ret; i++) {
+		const uint8_t *tag = i < info.nr_prog_tags ? (const uint8_t *)&tags[i] : info.tag;
+		char name[128];
+		size_t n = snprintf(name, sizeof(name), "bpf_prog_");
+
+		for (int k = 0; k < BPF_TAG_SIZE; k++)
+			n += snprintf(name + n, sizeof(name) - n, "%02x", tag[k]);
+		/* the kernel's name for the main function; subprograms have BTF names perf reads, we do not */
+		if (info.name[0])
+			snprintf(name + n, sizeof(name) - n, "_%.*s", (int)sizeof(info.name), info.name);
+		if (i < info.nr_jited_func_lens && i < ARRAY_SIZE(lens))
+			ret = synthesize_ksymbol(t, addrs[i], lens[i], name);
+	}
+	if (ret)
+		return ret;
+	memset(buf, 0, sizeof(buf));
+	ev->header.type = PERF_RECORD_BPF_EVENT;
+	ev->type = PERF_BPF_EVENT_PROG_LOAD;
+	ev->id = info.id;
+	memcpy(ev->tag, info.tag, sizeof(ev->tag));
+	return emit(t, buf, sizeof(*ev));
+}
+
+int synthesize_bpf_events(const struct synth_target *t)
+{
+	union bpf_attr attr;
+	uint32_t id = 0;
+	int ret = 0;
+
+	for (;;) {
+		int fd;
+
+		memset(&attr, 0, sizeof(attr));
+		attr.start_id = id;
+		/* the end of the list, or no permission to walk it: what we have is it */
+		if (sys_bpf(BPF_PROG_GET_NEXT_ID, &attr))
+			return ret;
+		id = attr.next_id;
+		memset(&attr, 0, sizeof(attr));
+		attr.prog_id = id;
+		fd = sys_bpf(BPF_PROG_GET_FD_BY_ID, &attr);
+		if (fd < 0)
+			continue;   /* unloaded meanwhile */
+		ret = synthesize_bpf_prog(t, fd);
+		close(fd);
+		if (ret)
+			return ret;
+	}
 }

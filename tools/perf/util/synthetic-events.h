@@ -38,6 +38,13 @@ int synthesize_id_index(const struct synth_target *t, const struct evlist *el);
 int synthesize_thread_map(const struct synth_target *t, const struct evlist *el);
 int synthesize_cpu_map(const struct synth_target *t, const struct evlist *el);
 
+/*
+ * KSYMBOL for every JITed function of the BPF programs loaded now, then
+ * BPF_EVENT PROG_LOAD, as perf 6.1 writes them (bpf(2): needs
+ * CAP_SYS_ADMIN or CAP_BPF; without it there are none, not an error).
+ */
+int synthesize_bpf_events(const struct synth_target *t);
+
 /* a header-only record (FINISHED_INIT, FINISHED_ROUND) */
 int synthesize_empty(const struct synth_target *t, uint32_t type);
 

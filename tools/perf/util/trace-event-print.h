@@ -10,15 +10,24 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct trace_format;
+#include "trace-event.h"
+
 struct print_fmt;
+
+/* how the recorded machine lays out a record, and how to name kernel addresses */
+struct print_env {
+	bool big_endian;
+	unsigned int long_size;              /* 0: the host's */
+	trace_ksym_resolver_t ksym_resolver; /* NULL: %pS prints the address in hex */
+	void *ksym_arg;
+};
 
 /* NULL (pr_debug) when the expression uses something we do not evaluate. */
 struct print_fmt *print_fmt__parse(const struct trace_format *fmt, const char *text);
 void print_fmt__delete(struct print_fmt *pf);
 
 /* snprintf-like; falls back to "field=value" pairs when fmt->pf is NULL or evaluation fails */
-int print_fmt__print(const struct trace_format *fmt, bool big_endian, unsigned int long_size,
+int print_fmt__print(const struct trace_format *fmt, const struct print_env *env,
 		     const void *raw, size_t size, char *out, size_t outsz);
 
 #endif

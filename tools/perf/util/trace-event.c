@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "debug.h"
+#include "kallsyms.h"
+#include "strbuf.h"
 #include "trace-event.h"
 #include "trace-event-print.h"
 #include "tracefs.h"
@@ -20,29 +22,10 @@
 #define TRACING_MAGIC_LEN 10
 #define TRACING_VERSION "0.6"
 
-/* ---------------- growable output buffer ---------------- */
-
-struct obuf {
-	unsigned char *p;
-	size_t len, cap;
-};
-
-static void ob_put(struct obuf *b, const void *d, size_t n)
-{
-	if (b->len + n > b->cap) {
-		b->cap = MAX(b->cap * 2, b->len + n + 4096);
-		b->p = xrealloc(b->p, b->cap);
-	}
-	memcpy(b->p + b->len, d, n);
-	b->len += n;
-}
-
-static void ob_u32(struct obuf *b, uint32_t v) { ob_put(b, &v, 4); }
-static void ob_u64(struct obuf *b, uint64_t v) { ob_put(b, &v, 8); }
-static void ob_str0(struct obuf *b, const char *s) { ob_put(b, s, strlen(s) + 1); }
+/* ---------------- output: a strbuf ---------------- */
 
 /* size8 + file contents; a missing file counts as empty (a debug note, not an error) */
-static int ob_file8(struct obuf *b, const char *rel)
+static int ob_file8(struct strbuf *b, const char *rel)
 {
 	size_t sz = 0;
 	char *txt = tracefs__read(rel, &sz);
@@ -51,8 +34,8 @@ static int ob_file8(struct obuf *b, const char *rel)
 		pr_err("cannot read tracefs %s: %s\n", rel, strerror(errno));
 		return -1;
 	}
-	ob_u64(b, sz);
-	ob_put(b, txt, sz);
+	strbuf_add_u64(b, sz);
+	strbuf_add(b, txt, sz);
 	free(txt);
 	return 0;
 }
@@ -81,7 +64,7 @@ static char **dir_entries(const char *dir, size_t *nr)
 	DIR *d = opendir(dir);
 	struct dirent *de;
 	char **v = NULL;
-	size_t n = 0;
+	size_t n = 0, cap = 0;
 
 	*nr = 0;
 	if (!d)
@@ -89,8 +72,7 @@ static char **dir_entries(const char *dir, size_t *nr)
 	while ((de = readdir(d)) != NULL) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		v = xrealloc(v, (n + 1) * sizeof(*v));
-		v[n++] = xstrdup(de->d_name);
+		*ARRAY_PUSH(v, n, cap) = xstrdup(de->d_name);
 	}
 	closedir(d);
 	*nr = n;
@@ -105,7 +87,7 @@ static void free_entries(char **v, size_t n)
 }
 
 /* count (u32) + {size8, format} for the listed events of @sys, in directory order */
-static int put_system_events(struct obuf *b, const char *sys, const struct tp_name *tps, size_t n)
+static int put_system_events(struct strbuf *b, const char *sys, const struct tp_name *tps, size_t n)
 {
 	char *rel = xasprintf("events/%s", sys), *dir = tracefs__path(rel);
 	size_t nev = 0, count = 0, count_pos;
@@ -119,7 +101,7 @@ static int put_system_events(struct obuf *b, const char *sys, const struct tp_na
 		return -1;
 	}
 	count_pos = b->len;
-	ob_u32(b, 0);
+	strbuf_add_u32(b, 0);
 	for (size_t i = 0; i < nev && !ret; i++) {
 		size_t sz;
 		char *fmt;
@@ -132,19 +114,19 @@ static int put_system_events(struct obuf *b, const char *sys, const struct tp_na
 			ret = -1;
 			break;
 		}
-		ob_u64(b, sz);
-		ob_put(b, fmt, sz);
+		strbuf_add_u64(b, sz);
+		strbuf_add(b, fmt, sz);
 		free(fmt);
 		count++;
 	}
-	memcpy(b->p + count_pos, &(uint32_t){ count }, 4);
+	strbuf_set(b, count_pos, &(uint32_t){ (uint32_t)count }, 4);
 	free_entries(evs, nev);
 	return ret;
 }
 
 static int build_from_names(const struct tp_name *tps, size_t n, void **buf, size_t *size)
 {
-	struct obuf b = { 0 };
+	struct strbuf b = STRBUF_INIT;
 	char *events = tracefs__path("events");
 	char **systems = NULL;
 	size_t nsys = 0, nr_sys = 0, nr_pos;
@@ -161,16 +143,16 @@ static int build_from_names(const struct tp_name *tps, size_t n, void **buf, siz
 		return -1;
 	}
 
-	ob_put(&b, TRACING_MAGIC, TRACING_MAGIC_LEN);
-	ob_str0(&b, TRACING_VERSION);
-	ob_put(&b, &(unsigned char){ __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ }, 1);
-	ob_put(&b, &(unsigned char){ sizeof(long) }, 1);
-	ob_u32(&b, (uint32_t)sysconf(_SC_PAGESIZE));
+	strbuf_add(&b, TRACING_MAGIC, TRACING_MAGIC_LEN);
+	strbuf_addstr0(&b, TRACING_VERSION);
+	strbuf_add(&b, &(unsigned char){ __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ }, 1);
+	strbuf_add(&b, &(unsigned char){ sizeof(long) }, 1);
+	strbuf_add_u32(&b, (uint32_t)sysconf(_SC_PAGESIZE));
 
-	ob_str0(&b, "header_page");
+	strbuf_addstr0(&b, "header_page");
 	if (ob_file8(&b, "events/header_page"))
 		goto out;
-	ob_str0(&b, "header_event");
+	strbuf_addstr0(&b, "header_event");
 	if (ob_file8(&b, "events/header_event"))
 		goto out;
 
@@ -179,46 +161,44 @@ static int build_from_names(const struct tp_name *tps, size_t n, void **buf, siz
 		if (put_system_events(&b, "ftrace", tps, n))
 			goto out;
 	} else {
-		ob_u32(&b, 0);
+		strbuf_add_u32(&b, 0);
 	}
 
 	nr_pos = b.len;
-	ob_u32(&b, 0);
+	strbuf_add_u32(&b, 0);
 	for (size_t i = 0; i < nsys; i++) {
 		if (!strcmp(systems[i], "ftrace") || !tp_in_list(tps, n, systems[i], NULL))
 			continue;
-		ob_str0(&b, systems[i]);
+		strbuf_addstr0(&b, systems[i]);
 		if (put_system_events(&b, systems[i], tps, n))
 			goto out;
 		nr_sys++;
 	}
-	memcpy(b.p + nr_pos, &(uint32_t){ nr_sys }, 4);
+	strbuf_set(&b, nr_pos, &(uint32_t){ (uint32_t)nr_sys }, 4);
 
-	ob_u32(&b, 0);     /* kallsyms: perf 6.1 writes none */
+	strbuf_add_u32(&b, 0);     /* kallsyms: perf 6.1 writes none */
 	{
 		size_t sz = 0;
 		char *pk = tracefs__read("printk_formats", &sz);
 
-		ob_u32(&b, pk ? (uint32_t)sz : 0);
+		strbuf_add_u32(&b, pk ? (uint32_t)sz : 0);
 		if (pk)
-			ob_put(&b, pk, sz);
+			strbuf_add(&b, pk, sz);
 		free(pk);
 	}
 	{
 		size_t sz = 0;
 		char *cl = tracefs__read("saved_cmdlines", &sz);
 
-		ob_u64(&b, cl ? sz : 0);
+		strbuf_add_u64(&b, cl ? sz : 0);
 		if (cl)
-			ob_put(&b, cl, sz);
+			strbuf_add(&b, cl, sz);
 		free(cl);
 	}
-	*buf = b.p;
-	*size = b.len;
-	b.p = NULL;
+	*buf = strbuf_detach(&b, size);
 	ret = 0;
 out:
-	free(b.p);
+	strbuf_release(&b);
 	free_entries(systems, nsys);
 	return ret;
 }
@@ -447,8 +427,7 @@ struct trace_format *trace_format__parse(const char *text, size_t size, const ch
 				       fmt->system, fmt->name ? fmt->name : "?");
 				goto err;
 			}
-			fmt->fields = xrealloc(fmt->fields, (fmt->nr_fields + 1) * sizeof(f));
-			fmt->fields[fmt->nr_fields++] = f;
+			*ARRAY_PUSH(fmt->fields, fmt->nr_fields, fmt->fields_cap) = f;
 		}
 	}
 	if (!fmt->name || !have_id) {
@@ -557,6 +536,7 @@ void trace_formats__delete(struct trace_formats *tf)
 	free(tf->formats);
 	free(tf->version);
 	free(tf->cmdlines);
+	kallsyms__delete(tf->kallsyms);
 	free(tf);
 }
 
@@ -573,8 +553,7 @@ static int parse_events(struct rd *r, struct trace_formats *tf, const char *sys,
 		fmt = trace_format__parse(txt, sz, sys);
 		if (!fmt)
 			return -1;
-		tf->formats = xrealloc(tf->formats, (tf->nr_formats + 1) * sizeof(fmt));
-		tf->formats[tf->nr_formats++] = fmt;
+		*ARRAY_PUSH(tf->formats, tf->nr_formats, tf->formats_cap) = fmt;
 	}
 	return 0;
 }
@@ -587,6 +566,10 @@ struct trace_formats *trace_formats__parse(const void *data, size_t size)
 	const char *what = "truncated";
 	const char *ver;
 	uint32_t n;
+
+	/* nothing is read until a %pS is printed */
+	tf->kallsyms = kallsyms__new("/proc/kallsyms");
+	trace_formats__set_ksym_resolver(tf, kallsyms__resolve, tf->kallsyms);
 
 	if (!magic || memcmp(magic, TRACING_MAGIC, TRACING_MAGIC_LEN)) {
 		what = "bad magic";
@@ -668,10 +651,9 @@ const struct trace_format *trace_formats__find(const struct trace_formats *tf, u
 	return NULL;
 }
 
-const char *trace_formats__comm(const struct trace_formats *tf, int pid)
+const char *trace_formats__comm(const struct trace_formats *tf, int pid, char *comm, size_t size)
 {
-	static char comm[64];
-	const char *p = tf ? tf->cmdlines : NULL;
+	const char *p = tf && size ? tf->cmdlines : NULL;
 
 	while (p && *p) {
 		char *end;
@@ -680,7 +662,7 @@ const char *trace_formats__comm(const struct trace_formats *tf, int pid)
 		size_t len = nl ? (size_t)(nl - end) : strlen(end);
 
 		if (end != p && v == pid && *end == ' ') {
-			len = MIN(len - 1, sizeof(comm) - 1);
+			len = MIN(len - 1, size - 1);
 			memcpy(comm, end + 1, len);
 			comm[len] = 0;
 			return comm;
@@ -690,11 +672,20 @@ const char *trace_formats__comm(const struct trace_formats *tf, int pid)
 	return NULL;
 }
 
+void trace_formats__set_ksym_resolver(struct trace_formats *tf, trace_ksym_resolver_t fn, void *arg)
+{
+	tf->ksym_resolver = fn;
+	tf->ksym_arg = arg;
+}
+
 int trace_formats__print_raw(const struct trace_formats *tf, const struct trace_format *fmt,
 			     const void *raw, size_t size, char *out, size_t outsz)
 {
-	return print_fmt__print(fmt, tf ? tf->big_endian : __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__,
-				tf ? tf->long_size : sizeof(long), raw, size, out, outsz);
+	struct print_env env = { __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__, sizeof(long), NULL, NULL };
+
+	if (tf)
+		env = (struct print_env){ tf->big_endian, tf->long_size, tf->ksym_resolver, tf->ksym_arg };
+	return print_fmt__print(fmt, &env, raw, size, out, outsz);
 }
 
 int trace_format__print_raw(const struct trace_format *fmt, const void *raw, size_t size,

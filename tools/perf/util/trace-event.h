@@ -30,13 +30,17 @@ struct trace_field {
 };
 
 struct print_fmt;               /* parsed "print fmt:" line (private) */
+struct kallsyms;
+
+/* returns the kernel symbol containing @addr and sets *offset, or NULL */
+typedef const char *(*trace_ksym_resolver_t)(uint64_t addr, uint64_t *offset, void *arg);
 
 struct trace_format {
 	uint64_t id;
 	char *system;
 	char *name;
 	struct trace_field *fields;
-	size_t nr_fields;
+	size_t nr_fields, fields_cap;
 	char *print_fmt;        /* raw text after "print fmt: ", NULL if absent */
 	struct print_fmt *pf;   /* parsed form; NULL if it could not be parsed */
 	char *text;             /* the whole format file */
@@ -49,10 +53,14 @@ struct trace_formats {
 	unsigned int page_size;
 	char *version;
 	struct trace_format **formats;
-	size_t nr_formats;
+	size_t nr_formats, formats_cap;
 	/* saved_cmdlines "pid comm" pairs, for a later `comm` lookup */
 	char *cmdlines;
 	size_t cmdlines_size;
+	/* %pS/%ps (trace_formats__set_ksym_resolver) */
+	trace_ksym_resolver_t ksym_resolver;
+	void *ksym_arg;
+	struct kallsyms *kallsyms;   /* the default resolver's table, loaded on first use */
 };
 
 /* ---- building (perf record) ---- */
@@ -82,8 +90,8 @@ void trace_formats__delete(struct trace_formats *tf);
 /* The format whose ID matches attr.config, or NULL. */
 const struct trace_format *trace_formats__find(const struct trace_formats *tf, uint64_t id);
 
-/* The comm saved for @pid in saved_cmdlines, or NULL. */
-const char *trace_formats__comm(const struct trace_formats *tf, int pid);
+/* The comm saved for @pid in saved_cmdlines, copied into @comm (truncated to @size), or NULL. */
+const char *trace_formats__comm(const struct trace_formats *tf, int pid, char *comm, size_t size);
 
 /* Parses one tracefs format file. NULL (pr_err) when it is malformed. */
 struct trace_format *trace_format__parse(const char *text, size_t size, const char *system);
@@ -114,13 +122,12 @@ int trace_formats__print_raw(const struct trace_formats *tf, const struct trace_
 			     const void *raw, size_t size, char *out, size_t outsz);
 
 /*
- * Kernel symbol lookup for %pS/%ps in print formats. The default reads
- * /proc/kallsyms once (function symbols), as perf 6.1 script resolves them
- * against the running kernel. A resolver returns the symbol containing
- * @addr and sets *offset, or NULL (the address is then printed in hex).
+ * Kernel symbol lookup for %pS/%ps in print formats. By default a parsed
+ * TRACING_DATA resolves against the running kernel's /proc/kallsyms, read on
+ * the first such lookup (perf 6.1 script does the same); the owner of tf may
+ * set another resolver (fn NULL: addresses print in hex). Formats printed
+ * without a trace_formats (trace_format__print_raw) print addresses in hex.
  */
-typedef const char *(*trace_ksym_resolver_t)(uint64_t addr, uint64_t *offset, void *arg);
-void trace_event__set_ksym_resolver(trace_ksym_resolver_t fn, void *arg);
-const char *trace_event__kallsyms_resolve(uint64_t addr, uint64_t *offset, void *arg);
+void trace_formats__set_ksym_resolver(struct trace_formats *tf, trace_ksym_resolver_t fn, void *arg);
 
 #endif

@@ -9,11 +9,10 @@
 #include <unistd.h>
 
 #include "debug.h"
+#include "strbuf.h"
 #include "tracefs.h"
 #include "util.h"
 
-
-static const char *tracefs_root;
 
 /* An "events" directory is what every later lookup needs, so that is the test. */
 static bool looks_like_tracefs(const char *dir)
@@ -30,20 +29,18 @@ const char *tracefs__mountpoint(void)
 {
 	static const char *const candidates[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 
-	if (tracefs_root)
-		return tracefs_root;
-	for (size_t i = 0; i < ARRAY_SIZE(candidates); i++) {
-		if (looks_like_tracefs(candidates[i])) {
-			tracefs_root = candidates[i];
-			return tracefs_root;
-		}
-	}
+	/*
+	 * Not cached: a stat is cheap next to the file access that follows,
+	 * and no answer outlives a mount or umount done meanwhile.
+	 */
+	for (size_t i = 0; i < ARRAY_SIZE(candidates); i++)
+		if (looks_like_tracefs(candidates[i]))
+			return candidates[i];
 	/* Not mounted: as root we can mount it ourselves at the preferred place. */
 	if (mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) == 0 &&
 	    looks_like_tracefs("/sys/kernel/tracing")) {
 		pr_debug("mounted tracefs at /sys/kernel/tracing\n");
-		tracefs_root = "/sys/kernel/tracing";
-		return tracefs_root;
+		return candidates[0];
 	}
 	pr_debug("tracefs not found and cannot be mounted: %s\n", strerror(errno));
 	return NULL;
@@ -133,17 +130,13 @@ static char **list_subdirs(const char *dir, size_t *nr)
 			continue;
 		if (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
 			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 64;
-			names = xrealloc(names, cap * sizeof(*names));
-		}
-		names[n++] = xstrdup(de->d_name);
+		*ARRAY_PUSH(names, n, cap) = xstrdup(de->d_name);
 	}
 	closedir(d);
 	if (n)
 		qsort(names, n, sizeof(*names), cmp_names);
 	else
-		names = xrealloc(names, sizeof(*names));
+		names = xzalloc(sizeof(*names));     /* empty, but not NULL (NULL means error) */
 	*nr = n;
 	return names;
 }

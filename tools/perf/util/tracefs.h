@@ -12,7 +12,8 @@
 /*
  * The tracefs root: /sys/kernel/tracing, else /sys/kernel/debug/tracing;
  * when neither is mounted, tries to mount tracefs at /sys/kernel/tracing.
- * Cached after the first success. NULL (with pr_debug) when unavailable.
+ * Looked up on each call (no state kept); the string returned is a constant.
+ * NULL (with pr_debug) when unavailable.
  */
 const char *tracefs__mountpoint(void);
 

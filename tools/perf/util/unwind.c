@@ -74,18 +74,14 @@ struct cfi_source {
 	Dwarf_CFI *debug;            /* .debug_frame (dwarf_getcfi) */
 };
 
+/* per DSO, on the DSO (dso__priv): freed with it, so never confused with a later one */
 struct dso_unwind {
 	struct dso *dso;
-	char *name;                  /* guards against a freed-and-reused dso pointer */
 	struct cfi_source file, debuginfo;
 	bool opened;
 	struct frame_rules *rules;   /* open-addressing cache by address */
 	size_t nrules, rules_cap;
-	struct dso_unwind *next;
 };
-
-#define DSO_BUCKETS 1024
-static struct dso_unwind *dso_cache[DSO_BUCKETS];
 
 static void cfi_source__open(struct cfi_source *src, const char *path)
 {
@@ -126,20 +122,28 @@ static void cfi_source__close(struct cfi_source *src)
 	src->fd = -1;
 }
 
+static void dso_unwind__free(void *data)
+{
+	struct dso_unwind *u = data;
+
+	cfi_source__close(&u->file);
+	cfi_source__close(&u->debuginfo);
+	free(u->rules);
+	free(u);
+}
+
+static const struct dso_priv_key unwind_key = { "unwind", dso_unwind__free };
+
 static struct dso_unwind *dso_unwind__get(struct dso *dso)
 {
-	size_t b = ((uintptr_t)dso >> 4) % DSO_BUCKETS;
-	struct dso_unwind *u;
+	struct dso_unwind *u = dso__priv(dso, &unwind_key);
 
-	for (u = dso_cache[b]; u; u = u->next)
-		if (u->dso == dso && !strcmp(u->name, dso->long_name))
-			return u;
+	if (u)
+		return u;
 	u = xzalloc(sizeof(*u));
 	u->dso = dso;
-	u->name = xstrdup(dso->long_name);
 	u->file.fd = u->debuginfo.fd = -1;
-	u->next = dso_cache[b];
-	dso_cache[b] = u;
+	dso__set_priv(dso, &unwind_key, u);
 	return u;
 }
 
@@ -651,21 +655,4 @@ size_t unwind__user_frames(struct machine *m, struct thread *t, const struct per
 		ips[n++] = rs.v[DW_RIP] - 1;
 	}
 	return n;
-}
-
-void unwind__cache_flush(void)
-{
-	for (size_t b = 0; b < DSO_BUCKETS; b++) {
-		struct dso_unwind *u = dso_cache[b], *next;
-
-		for (; u; u = next) {
-			next = u->next;
-			cfi_source__close(&u->file);
-			cfi_source__close(&u->debuginfo);
-			free(u->rules);
-			free(u->name);
-			free(u);
-		}
-		dso_cache[b] = NULL;
-	}
 }

@@ -16,8 +16,9 @@
  * injected function (thousands of jitted ELFs appear one at a time); and why
  * not libunwind: libdw is already linked and already parses these files for
  * symbols and srclines. Per DSO the ELF handle and its CFI are opened once
- * and kept (plus a per-address cache of the evaluated rules), so a 50 MB
- * recording unwinds without re-reading any file.
+ * and kept on the DSO (plus a per-address cache of the evaluated rules)
+ * until the DSO is freed, so a 50 MB recording unwinds without re-reading
+ * any file.
  *
  * Where a code address has no CFI (a jitted ELF without .eh_frame, perf-PID.map
  * JIT code), the walk falls back to the frame pointer (rbp chain), which a
@@ -45,8 +46,5 @@ static inline int unwind__can_unwind(const struct perf_sample *s)
 {
 	return s->user_regs && s->user_stack && s->user_stack_size;
 }
-
-/* Drops the per-DSO files and rule caches (they are otherwise kept until exit). */
-void unwind__cache_flush(void);
 
 #endif

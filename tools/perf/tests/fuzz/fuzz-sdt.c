@@ -58,7 +58,7 @@ static void args(const uint8_t *data, size_t size, enum sdt_arch arch)
 		char *out = NULL;
 		const char *why = NULL;
 
-		if (sdt_arg__to_fetcharg(v[i], &ctx, &out, &why) == 0) {
+		if (sdt_arg__to_fetcharg(v[i], &ctx, &out, &why) >= 0) {
 			sink += strlen(out);
 			free(out);
 		} else if (!why) {

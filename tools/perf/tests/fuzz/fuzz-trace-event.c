@@ -19,12 +19,6 @@ static const char *no_ksym(uint64_t addr, uint64_t *offset, void *arg)
 	return addr & 0x100 ? "fuzz_sym" : NULL;
 }
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	trace_event__set_ksym_resolver(no_ksym, NULL);
-	return 0;
-}
-
 static void print_one(const struct trace_formats *tf, const struct trace_format *fmt,
 		      const void *raw, size_t rawsz)
 {
@@ -63,15 +57,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct trace_formats *tf = trace_formats__parse(data + 1, size - 1);
 		size_t rawsz = size - 1 < 256 ? size - 1 : 256;
 		unsigned char *raw;
+		char comm[16];
 
 		if (!tf)
 			return 0;
+		trace_formats__set_ksym_resolver(tf, no_ksym, NULL);
 		/* an exact-size heap copy: ASan sees any read past the record */
 		raw = malloc(rawsz ? rawsz : 1);
 		memcpy(raw, data + size - rawsz, rawsz);
 		for (size_t i = 0; i < tf->nr_formats; i++)
 			print_one(tf, tf->formats[i], raw, rawsz);
-		sink += (uintptr_t)trace_formats__find(tf, 1) + (uintptr_t)trace_formats__comm(tf, 1);
+		sink += (uintptr_t)trace_formats__find(tf, 1) + (uintptr_t)trace_formats__comm(tf, 1, comm, sizeof(comm));
 		free(raw);
 		trace_formats__delete(tf);
 	} else {

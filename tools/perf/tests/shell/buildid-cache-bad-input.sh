@@ -1,5 +1,5 @@
 #!/bin/bash
-# buildid-cache: non-ELF, directory, missing, no build-id, damaged notes, planted symlinks: clear message, non-zero exit, no crash
+# buildid-cache: non-ELF, directory, missing, no build-id, truncated ELF, damaged notes, planted symlinks: clear message, non-zero exit, no crash
 . "$TOP/tools/perf/tests/shell/lib/common.sh"
 need_cmd python3 gcc
 BIN="$WORKLOADS/sdt_quirks"
@@ -20,8 +20,21 @@ expect_fail 'Is a directory' -a "$PERF_TEST_TMP"
 expect_fail 'No such file' -a /nonexistent/file
 echo 'int main(void){return 0;}' > nb.c && gcc -Wl,--build-id=none -o nb nb.c
 expect_fail 'no build-id' -a ./nb
+# truncated ELF files and a section table past the end: perf 6.1 says
+# "Couldn't add" but exits 0; ours exits non-zero (compat/improvements)
+head -c 3000 "$BIN" > trunc3k
+head -c $(( $(stat -c %s "$BIN") / 2 )) "$BIN" > trunchalf
+python3 - "$BIN" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+struct.pack_into('<Q', d, 0x28, len(d) + 4096)
+open('shoff', 'wb').write(d)
+PY
+expect_fail 'trunc3k: truncated or damaged ELF' -a trunc3k
+expect_fail 'trunchalf: truncated or damaged ELF' -a trunchalf
+expect_fail 'shoff: truncated or damaged ELF' -a shoff
 [ ! -e "$D/.build-id" ] || [ -z "$(ls -A "$D/.build-id")" ] || fail "something was cached for a bad input"
-info "non-ELF, directory, missing file, no build-id: non-zero exit with a message"
+info "non-ELF, directory, missing file, no build-id, truncated ELF, section table past the end: non-zero exit with a message"
 
 # damaged .note.stapsdt: patch copies of the binary
 python3 - "$BIN" <<'PY'

@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf probe DWARF: -L numbers the lines that have code like perf 6.1, -V lists the program's real variables (inlined constant parameter included, computed ones marked)
+# perf probe DWARF: -L numbers the lines that have code like perf 6.1 (FUNC, FUNC@FILE, FUNC:START, FILE:START), -V lists the program's real variables (inlined constant parameter included, computed ones marked, optimised-out ones left out as perf 6.1)
 . "$TOP/tools/perf/tests/shell/lib/common.sh"
 . "$TOP/tools/perf/tests/shell/lib/probe-dwarf.sh"
 use_private_home
@@ -27,6 +27,20 @@ if [ -x "${PERF_REF:-}" ]; then
 		done
 	done
 	info "-L output equals perf 6.1's for 7 functions in both builds"
+	# FUNC@FILE (the file by its base name and by a path suffix)
+	for f in compute@dwarf_vars.c weigh@workloads/dwarf_vars.c compute@dwarf_vars.c:2 compute:2 dwarf_vars.c:40 dwarf_vars.c:40-45; do
+		"$PERF" probe -x "$WORKLOADS/dwarf_vars_O0" -L $f > ours.txt 2>&1
+		"$PERF_REF" probe -x "$WORKLOADS/dwarf_vars_O0" -L $f > ref.txt 2>&1
+		diff ref.txt ours.txt > /dev/null || { diff ref.txt ours.txt; fail "-L $f differs from perf 6.1"; }
+	done
+	info "-L FUNC@FILE, FUNC:START and FILE:START[-END] equal perf 6.1's"
+	# -V at -O2: variables optimised out there are left out, as perf 6.1 does
+	for f in compute negs; do
+		"$PERF" probe -x "$WORKLOADS/dwarf_vars_O2" -V $f > ours.txt 2>&1
+		"$PERF_REF" probe -x "$WORKLOADS/dwarf_vars_O2" -V $f > ref.txt 2>&1
+		diff ref.txt ours.txt > /dev/null || { diff ref.txt ours.txt; fail "-V $f at -O2 differs from perf 6.1"; }
+	done
+	info "-V at -O2 leaves out what is optimised out, as perf 6.1"
 fi
 
 # -V: the variables the source declares there, with their types

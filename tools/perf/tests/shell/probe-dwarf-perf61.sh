@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf probe DWARF: uprobe_events lines for 13 specs equal perf 6.1's (-n -v), or the difference is shown equivalent or perf 6.1 wrong
+# perf probe DWARF: uprobe_events lines for 16 specs (typed arguments named as perf names them) equal perf 6.1's (-n -v), or the difference is shown equivalent or perf 6.1 wrong
 . "$TOP/tools/perf/tests/shell/lib/common.sh"
 . "$TOP/tools/perf/tests/shell/lib/probe-dwarf.sh"
 need_ref_perf
@@ -78,6 +78,9 @@ scale v|same
 compute+4|same
 weigh%return|same
 compute%return \$retval|retval
+compute a:x32 b:s8|same
+negs c:u8 s:x16|same
+weigh r->id:x32 r->name:string|same
 bump g_counter|perf-kernel-refused
 $( [ $B = O0 ] && echo 'main:7 i|perf-multi' || echo 'main:7 i|same')
 $( [ $B = O0 ] && echo 'plen p.x|same' || echo 'plen p.x|perf-fails')

@@ -30,7 +30,10 @@ grep -q "Failed to collect .* for the '/nonexistent/cmd' workload: No such file 
 # SIGINT to record: a valid file
 "$PERF" record -q -o int.data -- "$WORKLOADS/rec_cpu" 10000 &
 pid=$!
-sleep 0.7
+# once the workload runs (its comm is perf-exec until the exec), it gets 0.5 s
+# of samples: a fixed delay is too short for a loaded machine or a SAN build
+for i in $(seq 100); do pgrep -x -P "$pid" rec_cpu >/dev/null && break; sleep 0.1; done
+sleep 0.5
 kill -INT "$pid"
 wait "$pid"
 ref_reads int.data || fail "interrupted recording is not readable"
@@ -56,7 +59,7 @@ grep -q rec_hot_a pipe.txt || fail "pipe report lacks rec_hot_a"
 
 # -p: attach to a running process until it exits; its threads were synthesized
 # long enough that a slow (SAN) perf still attaches while it runs
-"$WORKLOADS/rec_cpu" 2000 &
+"$WORKLOADS/rec_cpu" 4000 &
 target=$!
 sleep 0.2
 "$PERF" record -q -p "$target" -o pid.data || fail "record -p failed"

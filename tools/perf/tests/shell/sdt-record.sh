@@ -54,7 +54,15 @@ PY
 fi
 # SIGINT: valid file, no probe of ours left
 "$PERF" record -q -o int.data -e 'sdt_test:*' -- "$BIN" 100000000 > /dev/null 2>&1 &
-pid=$!; sleep 1; kill -INT $pid; wait $pid
+pid=$!
+# a background job starts with SIGINT ignored: wait until perf catches it
+# (its uprobes are set up by then), however slow the build (SAN)
+for _ in $(seq 300); do
+	cgt=$(awk '/^SigCgt:/ {print $2}' /proc/$pid/status 2>/dev/null)
+	[ -n "$cgt" ] && (( 0x$cgt & 2 )) && break
+	sleep 0.1
+done
+sleep 0.5; kill -INT $pid; wait $pid
 grep -q '^p:sdt_test/' $T/uprobe_events && fail "probes left after SIGINT"
 "$PERF" script -i int.data > /dev/null || fail "file after SIGINT unreadable"
 exit 0

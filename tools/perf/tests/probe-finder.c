@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * probe-finder: the point syntax, and DWARF resolution of the dwarf_vars
- * workload checked against what its source and objdump-independent facts
- * say (locations from DWARF, not from a run of our own tool).
+ * probe-finder: DWARF resolution of the dwarf_vars workload checked against
+ * what its source and objdump-independent facts say (locations from DWARF,
+ * not from a run of our own tool).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,36 +11,6 @@
 #include "tests/tests.h"
 #include "util/probe-finder.h"
 #include "util/util.h"
-
-static int test__probe_point_parse(void)
-{
-	struct probe_point pp;
-
-	TEST_ASSERT_VAL("FUNC", probe_point__parse("compute", &pp) == 0);
-	TEST_ASSERT_VAL("FUNC name", !strcmp(pp.function, "compute") && pp.rel_line == -1 && !pp.file);
-	probe_point__exit(&pp);
-	TEST_ASSERT_VAL("FUNC:REL", probe_point__parse("compute:4", &pp) == 0 && pp.rel_line == 4);
-	probe_point__exit(&pp);
-	TEST_ASSERT_VAL("FUNC+OFF", probe_point__parse("compute+0x10", &pp) == 0 && pp.has_offset &&
-			pp.offset == 16);
-	probe_point__exit(&pp);
-	TEST_ASSERT_VAL("FUNC%return", probe_point__parse("compute%return", &pp) == 0 && pp.retprobe);
-	probe_point__exit(&pp);
-	TEST_ASSERT_VAL("FUNC@FILE:REL", probe_point__parse("compute@dwarf_vars.c:2", &pp) == 0 &&
-			!strcmp(pp.file, "dwarf_vars.c") && pp.rel_line == 2);
-	probe_point__exit(&pp);
-	TEST_ASSERT_VAL("FILE:LINE", probe_point__parse("dwarf_vars.c:40", &pp) == 0 && !pp.function &&
-			pp.line == 40);
-	probe_point__exit(&pp);
-	TEST_ASSERT_VAL("lazy", probe_point__parse("compute;res*", &pp) == 0 && !strcmp(pp.lazy, "res*"));
-	probe_point__exit(&pp);
-	TEST_ASSERT_VAL("junk after %return", probe_point__parse("compute%returnx", &pp) < 0);
-	TEST_ASSERT_VAL("bad line", probe_point__parse("compute:x", &pp) < 0);
-	TEST_ASSERT_VAL(":LINE and %return", probe_point__parse("compute:3%return", &pp) < 0);
-	TEST_ASSERT_VAL("newline", probe_point__parse("compute\np:x", &pp) < 0);
-	TEST_ASSERT_VAL("empty", probe_point__parse("", &pp) < 0);
-	return TEST_OK;
-}
 
 static char *workload(const char *name)
 {
@@ -113,6 +83,5 @@ static int test__probe_finder_O2(void)
 	return TEST_OK;
 }
 
-DEFINE_SUITE("probe-finder: probe point syntax", test__probe_point_parse);
 DEFINE_SUITE("probe-finder: -O0 frame-slot variables of dwarf_vars", test__probe_finder_O0);
 DEFINE_SUITE("probe-finder: -O2 inlined constant, s8/s16 registers, computed variable refused", test__probe_finder_O2);

@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: MIT
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "hist-output.h"
+#include "util.h"
+
+#define GRAPH_PAD "            "   /* a graph starts under the first column */
+
+/* what 100% is: with --percentage absolute (the default) filtered samples count too */
+static uint64_t hists_base(const struct hists *h)
+{
+	return h->total_period + h->nr_filtered_period;
+}
+
+static double pct(uint64_t v, uint64_t total)
+{
+	return total ? 100.0 * v / total : 0;
+}
+
+/* perf's column titles; Pid:Command's leading blanks are perf's own */
+static const char *key_header(enum sort_key k)
+{
+	switch (k) {
+	case SORT_COMM: return "Command";
+	case SORT_PID: return "    Pid:Command";
+	case SORT_DSO: return "Shared Object";
+	case SORT_SYM: return "Symbol";
+	case SORT_SRCLINE: return "Source:Line";
+	case SORT_CPU: return "CPU";
+	default: return "?";
+	}
+}
+
+/* perf pads every column to its width, but for a symbol or source line at the end */
+static bool key_pads_last(enum sort_key k)
+{
+	return k != SORT_SYM && k != SORT_SRCLINE;
+}
+
+static const char *entry_field(const struct hist_entry *e, enum sort_key k, char *buf, size_t size)
+{
+	switch (k) {
+	case SORT_COMM:
+		return e->comm;
+	case SORT_PID:
+		snprintf(buf, size, "%7d:%s", e->pid, e->comm);
+		return buf;
+	case SORT_DSO:
+		return hist_frame__dso_name(&e->frame);
+	case SORT_SYM:
+		return hist_frame__sym_name(&e->frame, buf, size);
+	case SORT_SRCLINE:
+		return e->srcline ? e->srcline : "";
+	case SORT_CPU:
+		/* perf's three digits: -001 for a file without CPUs */
+		snprintf(buf, size, "%3.3d", e->cpu);
+		return buf;
+	default:
+		return "";
+	}
+}
+
+static const char *node_name(const struct callchain_node *n, bool address, char *buf, size_t size)
+{
+	if (n->frame.sym && address)
+		snprintf(buf, size, "%s +0x%llx", n->frame.sym->name,
+			 (unsigned long long)(n->frame.addr - n->frame.sym->start));
+	else if (n->frame.sym && n->frame.inlined)
+		snprintf(buf, size, "%s (inlined)", n->frame.sym->name);
+	else if (n->frame.sym)
+		return n->frame.sym->name;
+	else
+		snprintf(buf, size, "%#llx", (unsigned long long)n->frame.addr);
+	return buf;
+}
+
+/* ---- call graphs ---- */
+
+struct graph_ctx {
+	FILE *f;
+	const struct callchain_param *cc;
+	double min_percent;    /* the graph threshold, or --percent-limit when higher */
+	uint64_t total;        /* of the histogram: graph percentages are of it */
+	char path[256][256];   /* flat / folded: the names from the root */
+};
+
+static int cmp_nodes(const void *a, const void *b)
+{
+	const struct callchain_node *x = *(const struct callchain_node *const *)a;
+	const struct callchain_node *y = *(const struct callchain_node *const *)b;
+
+	if (x->period != y->period)
+		return x->period > y->period ? -1 : 1;
+	/* equal branches: perf 6.1 shows the higher address first */
+	return x->frame.ip > y->frame.ip ? -1 : x->frame.ip < y->frame.ip;
+}
+
+/* the children shown (above the threshold), biggest first; caller frees */
+static struct callchain_node **visible_kids(const struct graph_ctx *g, const struct callchain_node *node,
+					    size_t *nr)
+{
+	size_t n = 0, cap = 0;
+	struct callchain_node **v = NULL;
+	uint64_t base = g->cc->mode == CHAIN_GRAPH_REL ? node->period : g->total;
+
+	for (struct callchain_node *c = node->children; c; c = c->next) {
+		if (pct(c->period, base) < g->min_percent)
+			continue;
+		if (n == cap)
+			v = xrealloc(v, (cap = cap ? cap * 2 : 8) * sizeof(*v));
+		v[n++] = c;
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_nodes);
+	*nr = n;
+	return v;
+}
+
+static void fprintf_value(const struct graph_ctx *g, const struct callchain_node *n,
+			  const struct callchain_node *parent, uint64_t v, uint64_t count)
+{
+	switch (g->cc->value) {
+	case CCVAL_PERIOD:
+		fprintf(g->f, "%llu", (unsigned long long)v);
+		break;
+	case CCVAL_COUNT:
+		fprintf(g->f, "%llu", (unsigned long long)count);
+		break;
+	default:
+		fprintf(g->f, "%.2f%%", pct(v, g->cc->mode == CHAIN_GRAPH_REL && parent ? parent->period : g->total));
+		break;
+	}
+	(void)n;
+}
+
+/* a node perf keeps merged with its only child: one path, nothing ends here */
+static const struct callchain_node *straight_next(const struct callchain_node *n)
+{
+	return n->children && !n->children->next && !n->self ? n->children : NULL;
+}
+
+/* returns how many branches it drew */
+static size_t graph_branches(struct graph_ctx *g, const struct callchain_node *node, const char *indent,
+			     int depth)
+{
+	size_t n;
+	struct callchain_node **kids;
+	char name[512];
+
+	if (depth > 200)
+		return 0;
+	kids = visible_kids(g, node, &n);
+	for (size_t i = 0; i < n; i++) {
+		bool last = i == n - 1;
+		char *cont = xasprintf("%s%s", indent, last ? "           " : "|          ");
+		const struct callchain_node *c = kids[i], *s;
+
+		fprintf(g->f, "%s|          \n%s%s--", indent, indent, last ? " " : "|");
+		fprintf_value(g, c, node, c->period, c->count);
+		fprintf(g->f, "--%s\n", node_name(c, g->cc->address, name, sizeof(name)));
+		while ((s = straight_next(c))) {
+			c = s;
+			fprintf(g->f, "%s%s\n", cont, node_name(c, g->cc->address, name, sizeof(name)));
+		}
+		graph_branches(g, c, cont, depth + 1);
+		free(cont);
+	}
+	free(kids);
+	return n;
+}
+
+static void graph_entry(struct graph_ctx *g, const struct callchain_node *root)
+{
+	const struct callchain_node *c = root->children, *s;
+	char name[512];
+
+	if (c && !c->next) {
+		fprintf(g->f, GRAPH_PAD "|\n" GRAPH_PAD "---%s\n", node_name(c, g->cc->address, name, sizeof(name)));
+		while ((s = straight_next(c))) {
+			c = s;
+			fprintf(g->f, GRAPH_PAD "   %s\n", node_name(c, g->cc->address, name, sizeof(name)));
+		}
+		graph_branches(g, c, GRAPH_PAD "   ", 0);
+	} else if (!graph_branches(g, root, GRAPH_PAD, 0))
+		return;
+	fputc('\n', g->f);
+}
+
+/* flat and folded: every path that ends somewhere, from the root */
+static int paths(struct graph_ctx *g, const struct callchain_node *node, int depth)
+{
+	size_t n;
+	struct callchain_node **kids;
+	int printed = 0;
+
+	if (depth > 0 && node->self && pct(node->self, g->total) >= g->min_percent) {
+		if (g->cc->mode == CHAIN_FOLDED) {
+			fprintf_value(g, node, NULL, node->self, node->count);
+			for (int i = 0; i < depth; i++)
+				fprintf(g->f, "%s%s", i ? ";" : " ", g->path[i]);
+			fputc('\n', g->f);
+		} else {
+			fprintf(g->f, "           ");
+			fprintf_value(g, node, NULL, node->self, node->count);
+			fputc('\n', g->f);
+			for (int i = 0; i < depth; i++)
+				fprintf(g->f, GRAPH_PAD "    %s\n", g->path[i]);
+			fputc('\n', g->f);
+		}
+		printed = 1;
+	}
+	if (depth >= (int)ARRAY_SIZE(g->path))
+		return printed;
+	kids = visible_kids(g, node, &n);
+	for (size_t i = 0; i < n; i++) {
+		char name[512];
+
+		snprintf(g->path[depth], sizeof(g->path[depth]), "%s",
+			 node_name(kids[i], g->cc->address, name, sizeof(name)));
+		printed |= paths(g, kids[i], depth + 1);
+	}
+	free(kids);
+	return printed;
+}
+
+static void fprintf_chain(FILE *f, const struct hists *h, const struct hist_output *o,
+			  const struct hist_entry *e)
+{
+	struct graph_ctx *g;
+
+	/* perf draws no graph under an entry below the graph threshold */
+	if (!e->chain_root.children ||
+	    pct(h->children ? e->period_children : e->period, hists_base(h)) < o->cc->min_percent)
+		return;
+	g = xmalloc(sizeof(*g));
+	g->f = f;
+	g->cc = o->cc;
+	g->total = hists_base(h);
+	/* perf hides branches under --percent-limit as well */
+	g->min_percent = o->percent_limit > o->cc->min_percent ? o->percent_limit : o->cc->min_percent;
+	if (o->cc->mode == CHAIN_FLAT || o->cc->mode == CHAIN_FOLDED)
+		paths(g, &e->chain_root, 0);
+	else
+		graph_entry(g, &e->chain_root);
+	free(g);
+}
+
+/* ---- rows ---- */
+
+void hists__fprintf(FILE *f, struct hists *h, const struct hist_output *o,
+		    const char *event_name, uint64_t nr_samples, uint64_t total_period)
+{
+	size_t nr;
+	struct hist_entry **v = hists__sorted(h, &nr);
+	size_t width[MAX_SORT_KEYS];
+	char buf[1024];
+	double nshow = nr_samples;
+	char unit = ' ';
+	bool graph = h->callchains && o->cc->mode != CHAIN_NONE;
+	int last_key = h->nr_keys - 1;
+
+	while (last_key > 0 && (o->hide_key >> h->keys[last_key] & 1))
+		last_key--;
+
+	for (int k = 0; k < h->nr_keys; k++)
+		width[k] = strlen(key_header(h->keys[k]));
+	/* every entry counts for the widths, shown or not (as in perf) */
+	for (size_t i = 0; i < nr; i++) {
+		for (int k = 0; k < h->nr_keys; k++) {
+			size_t l;
+
+			if (h->keys[k] == SORT_CPU || (o->hide_key >> h->keys[k] & 1))
+				continue;
+			l = strlen(entry_field(v[i], h->keys[k], buf, sizeof(buf)));
+
+			if (l > width[k])
+				width[k] = l;
+		}
+	}
+	/* perf's sample count: 1234 -> 1K */
+	while (nshow >= 1000 && unit != 'G') {
+		nshow /= 1000;
+		unit = unit == ' ' ? 'K' : unit == 'K' ? 'M' : 'G';
+	}
+	if (!o->quiet) {
+		fprintf(f, "# Samples: %.0f%c of event '%s'\n", unit == ' ' ? nshow : (double)(uint64_t)nshow,
+			unit, event_name);
+		fprintf(f, "# Event count (approx.): %llu\n#\n", (unsigned long long)total_period);
+		fprintf(f, "#");
+		fprintf(f, h->children ? " Children      Self" : " Overhead");
+		if (o->show_nr_samples)
+			fprintf(f, "  %12s", "Samples");
+		for (int k = 0; k < h->nr_keys; k++)
+			if (!(o->hide_key >> h->keys[k] & 1))
+				fprintf(f, "  %-*s", (int)width[k], key_header(h->keys[k]));
+		fprintf(f, "\n#");
+		fprintf(f, h->children ? " ........  ........" : " ........");
+		if (o->show_nr_samples)
+			fprintf(f, "  ............");
+		for (int k = 0; k < h->nr_keys; k++) {
+			if (o->hide_key >> h->keys[k] & 1)
+				continue;
+			fprintf(f, "  ");
+			for (size_t i = 0; i < width[k]; i++)
+				fputc('.', f);
+		}
+		fprintf(f, "\n#\n");
+	}
+	for (size_t i = 0; i < nr; i++) {
+		const struct hist_entry *e = v[i];
+		uint64_t val = h->children ? e->period_children : e->period;
+
+		if (pct(val, hists_base(h)) < o->percent_limit)
+			continue;
+		if (h->children)
+			fprintf(f, "  %7.2f%%  %7.2f%%", pct(e->period_children, hists_base(h)),
+				pct(e->period, hists_base(h)));
+		else
+			fprintf(f, "  %7.2f%%", pct(e->period, hists_base(h)));
+		if (o->show_nr_samples)
+			fprintf(f, "  %12llu", (unsigned long long)e->nr_samples);
+		for (int k = 0; k < h->nr_keys; k++) {
+			const char *s = entry_field(e, h->keys[k], buf, sizeof(buf));
+
+			if (o->hide_key >> h->keys[k] & 1)
+				continue;
+			if (k == last_key && !key_pads_last(h->keys[k]))
+				fprintf(f, "  %s", s);
+			else
+				fprintf(f, "  %-*s", (int)width[k], s);
+		}
+		fputc('\n', f);
+		if (graph)
+			fprintf_chain(f, h, o, e);
+	}
+	free(v);
+	fprintf(f, "\n\n");
+}
+
+/*
+ * perf 6.1 closes the report with a random hint about its options; ours are
+ * about the options this perf has (the compat test compares the frame only).
+ */
+void hist_output__fprintf_tip(FILE *f)
+{
+	static const char *const tips[] = {
+		"Group samples by source line with: perf report --sort sym,srcline",
+		"Hide the small stuff: perf report --percent-limit 2",
+		"Self overhead only, without callers' totals: perf report --no-children",
+		"Start call graphs at the root: perf report -g caller",
+		"Read a recording from a pipe: perf record -o - ... | perf report -i -",
+		"Call chains for flame graphs: perf report --no-children -g folded",
+	};
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	fprintf(f, "#\n# (Tip: %s)\n#\n", tips[ts.tv_nsec / 1000 % ARRAY_SIZE(tips)]);
+}
