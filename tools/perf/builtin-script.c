@@ -169,7 +169,7 @@ int cmd_script(int argc, const char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "report"))
 		return cmd_script_report(argc - 1, argv + 1);
-	static struct script sc;
+	struct script sc = { .ready = false };
 	const char *input = NULL, *symfs = NULL, *kallsyms = NULL, *vmlinux = NULL, *itrace = NULL;
 	bool inl = false, force = false, demangle = true, demangle_kernel = false;
 	bool full_source_path = false, show_kernel_path = false;

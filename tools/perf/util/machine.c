@@ -339,9 +339,13 @@ struct thread *machine__findnew_thread(struct machine *m, int32_t pid, int32_t t
 
 		t->maps = leader->maps;
 		t->maps->refcnt++;
-		/* a thread starts with its process's name */
-		free(t->comm);
-		t->comm = xstrdup(leader->comm);
+		/* a thread starts with its process's name; tid -1 (the kernel's
+		 * "no thread", e.g. a switch away from an exiting task) stays
+		 * ":-1", as in perf 6.1 */
+		if (tid != -1) {
+			free(t->comm);
+			t->comm = xstrdup(leader->comm);
+		}
 	} else
 		t->maps = maps__new();
 	return t;

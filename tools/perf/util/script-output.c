@@ -428,6 +428,10 @@ size_t script_output__resolve(struct script_output *o, struct perf_session *s,
 
 	*thread = NULL;
 	n = callchain_resolver__frames(&o->resolver, sample, o->frames, max ? max : 1, thread);
+	/* addresses of a sample without a thread (tid -1) resolve in its
+	 * process, but perf 6.1 names the thread ":-1" */
+	if ((int32_t)sample->tid == -1 && (int32_t)sample->pid != -1)
+		*thread = machine__findnew_thread(&s->machine, (int32_t)sample->pid, -1);
 	/* --max-stack 0 prints the sample without any frame */
 	return chain && !o->max_stack ? 0 : n;
 }
@@ -534,7 +538,21 @@ static void print_record(FILE *f, const union perf_event *ev)
 {
 	char c[4];
 	size_t size = ev->header.size;
+	static const struct { uint32_t type; size_t min; } mins[] = {
+		{ PERF_RECORD_MMAP, sizeof(struct perf_record_mmap) },
+		{ PERF_RECORD_MMAP2, sizeof(struct perf_record_mmap2) },
+		{ PERF_RECORD_COMM, sizeof(struct perf_record_comm) },
+		{ PERF_RECORD_FORK, sizeof(struct perf_record_fork) },
+		{ PERF_RECORD_EXIT, sizeof(struct perf_record_fork) },
+		{ PERF_RECORD_LOST, sizeof(struct perf_record_lost) },
+	};
 
+	/* a record too short for its type shows its name only */
+	for (size_t i = 0; i < ARRAY_SIZE(mins); i++)
+		if (ev->header.type == mins[i].type && size < mins[i].min) {
+			fputc('\n', f);
+			return;
+		}
 	switch (ev->header.type) {
 	case PERF_RECORD_MMAP:
 		fprintf(f, " %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 "]: %c %.*s\n",
@@ -639,6 +657,8 @@ void script_output__event(struct script_output *o, FILE *f, struct perf_session 
 	unsigned flag = show_flag(type);
 	struct evsel *evsel;
 	struct thread *thread;
+	const uint32_t *w;
+	int32_t pid, tid;
 	uint64_t fields;
 	bool chain;
 
@@ -659,28 +679,30 @@ void script_output__event(struct script_output *o, FILE *f, struct perf_session 
 	chain = !o->hide_callchain && (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
 		(fields & SF(IP));
 	/* the thread the record is about, not the one it was written for */
+	w = (const uint32_t *)ev + 2;
+	pid = (int32_t)sample->pid;
+	tid = (int32_t)sample->tid;
 	switch (type) {
 	case PERF_RECORD_MMAP:
-		thread = machine__findnew_thread(&s->machine, ev->mmap.pid, ev->mmap.tid);
-		break;
 	case PERF_RECORD_MMAP2:
-		thread = machine__findnew_thread(&s->machine, ev->mmap2.pid, ev->mmap2.tid);
-		break;
 	case PERF_RECORD_COMM:
-		thread = machine__findnew_thread(&s->machine, ev->comm.pid, ev->comm.tid);
+	case PERF_RECORD_NAMESPACES:
+		if (ev->header.size >= 16) {
+			pid = (int32_t)w[0];
+			tid = (int32_t)w[1];
+		}
 		break;
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
-		thread = machine__findnew_thread(&s->machine, ev->fork.pid, ev->fork.tid);
-		break;
-	case PERF_RECORD_NAMESPACES:
-		thread = machine__findnew_thread(&s->machine, ((const int32_t *)ev)[2],
-						 ((const int32_t *)ev)[3]);
+		if (ev->header.size >= 24) {
+			pid = (int32_t)ev->fork.pid;
+			tid = (int32_t)ev->fork.tid;
+		}
 		break;
 	default:
-		thread = machine__findnew_thread(&s->machine, sample->pid, sample->tid);
 		break;
 	}
+	thread = machine__findnew_thread(&s->machine, pid, tid);
 	print_start(o, f, fields, chain, thread, sample, type, ev->header.misc);
 	fprintf(f, "PERF_RECORD_%s", perf_record_type_name(type));
 	print_record(f, ev);

@@ -1,5 +1,5 @@
 #!/bin/bash
-# script: ours prints perf 6.1's lines for perf 6.1 files (default, -g, -F, -a)
+# script: ours prints perf 6.1's lines for perf 6.1 files (default, -g, -F, -a); buildid-list -H of a pipe
 . "$TOP/tools/perf/tests/shell/lib/common.sh"
 need_ref_perf
 use_private_home
@@ -50,4 +50,17 @@ for a, b in zip(ref, ours):
 print(f"-- system-wide: {len(ref)} lines, {alias} with another alias name")
 sys.exit(1 if alias * 20 > len(ref) else 0)
 PY
+# buildid-list -H of a pipe stream lists the hit binaries with empty ids;
+# perf 6.1 names the vDSO by the temporary copy it makes (a new random name
+# each run), ours [vdso]: compared with that name put back.
+"$PERF_REF" record -q -e cpu-clock -o - -- "$W" 0.3 > p.data 2>/dev/null || fail "perf 6.1 record -o -"
+"$PERF_REF" buildid-list -H -i - < p.data 2>/dev/null |
+	sed -E 's|/tmp/perf-vdso\.so-[A-Za-z0-9]+$|[vdso]|' > ref-ph.txt || fail "perf 6.1 buildid-list -H"
+"$PERF" buildid-list -H -i - < p.data > our-ph.txt 2> our-ph.err || { cat our-ph.err; fail "our buildid-list -H"; }
+[ -s ref-ph.txt ] || fail "perf 6.1 listed nothing for the pipe"
+if ! diff -u ref-ph.txt our-ph.txt; then
+	echo "== buildid-list -H of a pipe differs from perf 6.1"; err=1
+else
+	echo "-- buildid-list -H of a pipe: $(wc -l < our-ph.txt) binaries, as perf 6.1"
+fi
 exit $err
