@@ -1,6 +1,6 @@
 #!/bin/bash
 # annotate: the hot Java method of an injected file: its instructions, shares summing to 100%, its .java lines
-. "$TOP/tools/perf/tests/shell/jvmti-lib.sh"
+. "$TOP/tools/perf/tests/shell/lib/jvmti.sh"
 . "$TOP/tools/perf/tests/shell/lib/callgraph-java.sh"
 need_cgjava
 use_private_home

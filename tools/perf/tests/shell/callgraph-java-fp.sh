@@ -1,6 +1,6 @@
 #!/bin/bash
 # call graph: Java with -XX:+PreserveFramePointer, our agent, -g, inject --jit: the hot method's callers are Java methods
-. "$TOP/tools/perf/tests/shell/jvmti-lib.sh"
+. "$TOP/tools/perf/tests/shell/lib/jvmti.sh"
 . "$TOP/tools/perf/tests/shell/lib/callgraph.sh"
 . "$TOP/tools/perf/tests/shell/lib/callgraph-java.sh"
 need_cgjava

@@ -1,6 +1,6 @@
 #!/bin/bash
 # record --jit -p PID: our agent loaded into a running JVM started without one (on the host and in a container) through the attach socket, stopped at the end; named profile; clear refusals
-. "$TOP/tools/perf/tests/shell/jvmti-lib.sh"
+. "$TOP/tools/perf/tests/shell/lib/jvmti.sh"
 . "$TOP/tools/perf/tests/shell/lib/container.sh"
 # No JDK tool is used: perf speaks the /tmp/.java_pid<nspid> protocol itself (trigger file +
 # SIGQUIT when no listener runs yet), as the JVM's user, through /proc/PID/root for a container

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Containers: a JVM with our agent in its own pid+mount namespaces and /tmp, recorded on the host: >= 90% of JIT samples named after it exited and while it runs
-. "$TOP/tools/perf/tests/shell/jvmti-lib.sh"
+. "$TOP/tools/perf/tests/shell/lib/jvmti.sh"
 . "$TOP/tools/perf/tests/shell/lib/container.sh"
 # The JVM writes /tmp/<dir>/jit-<nspid>.dump in its own /tmp (a host directory bound over it) and
 # its marker MMAP names that path; the records carry its host pid. perf 6.1 (baseline, printed,

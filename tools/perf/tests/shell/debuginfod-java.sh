@@ -1,6 +1,6 @@
 #!/bin/bash
 # debuginfod: Java recorded and injected on host A; host B has only the injected perf.data and a debuginfod -F over A's dump directory: the same top Java rows (and none without the server); two injects of one dump give identical build-ids
-. "$TOP/tools/perf/tests/shell/jvmti-lib.sh"
+. "$TOP/tools/perf/tests/shell/lib/jvmti.sh"
 . "$TOP/tools/perf/tests/shell/lib/debuginfod.sh"
 need_jvmti
 need_cmd debuginfod python3

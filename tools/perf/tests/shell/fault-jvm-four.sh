@@ -1,6 +1,6 @@
 #!/bin/bash
 # Fault: four JVMs with the agent under one perf record -a -k mono: after inject, each JVM's methods resolve to its own pid
-. "$TOP/tools/perf/tests/shell/jvmti-lib.sh"
+. "$TOP/tools/perf/tests/shell/lib/jvmti.sh"
 # One system-wide recording sees four jitdumps being written at once, on
 # two cores, by JVMs that share code addresses (same JDK, same workload:
 # their code caches are laid out alike, so the same address in two pids is

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Fault: a recorded JVM killed with -9 at 10 random moments under CPU load: record, inject and report still work, names resolve
-. "$TOP/tools/perf/tests/shell/jvmti-lib.sh"
+. "$TOP/tools/perf/tests/shell/lib/jvmti.sh"
 # jvmti-kill9.sh checks the dump a killed JVM leaves. This is the rest of
 # the chain on a loaded machine (two CPU hogs besides the JVM): the JVM
 # runs under our perf record -k mono, is killed with -9 at a random moment,

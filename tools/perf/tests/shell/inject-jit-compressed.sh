@@ -1,6 +1,6 @@
 #!/bin/bash
 # perf inject --jit on a -z recording: the JIT mmaps inside COMPRESSED records are seen, Java methods named (perf 6.1 reads the result)
-. "$TOP/tools/perf/tests/shell/jvmti-lib.sh"
+. "$TOP/tools/perf/tests/shell/lib/jvmti.sh"
 need_ref_perf
 need_jvmti
 use_private_home

@@ -1,6 +1,6 @@
 #!/bin/bash
 # perf inject --jit, Java end to end: our agent + our record + our inject; >= 90% of JIT samples named; perf 6.1 agrees
-. "$TOP/tools/perf/tests/shell/jvmti-lib.sh"
+. "$TOP/tools/perf/tests/shell/lib/jvmti.sh"
 need_ref_perf
 need_jvmti
 use_private_home
@@ -18,7 +18,7 @@ java_case() {
 		fail "$name: inject failed: $(cat "$name.inject.err")"
 
 	"$PERF_REF" script -i "$name.jit" -F pid,ip,sym,dso >"$name.script" 2>/dev/null || fail "$name: perf 6.1 script failed"
-	# jvmti-lib's counter knows perf's jitted-PID-N.so names; ours is jitted-PID.so as well
+	# lib/jvmti.sh's counter knows perf's jitted-PID-N.so names; ours is jitted-PID.so as well
 	sed -E 's|/jitted-([0-9]+)\.so\)$|/jitted-\1-0.so)|' "$name.script" >"$name.script2"
 	read -r total resolved < <(jit_sample_counts "$name.script2" "$pid")
 	info "$name: JIT samples $total, resolved $resolved"

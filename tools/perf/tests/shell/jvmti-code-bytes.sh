@@ -1,6 +1,6 @@
 #!/bin/bash
 # JVMTI agent: every record of a real dump is valid and the code bytes equal the stopped JVM's memory
-. "$TOP/tools/perf/tests/shell/jvmti-lib.sh"
+. "$TOP/tools/perf/tests/shell/lib/jvmti.sh"
 need_jvmti
 
 $JAVA -agentpath:"$AGENT"=dir="$PWD/jd" -cp "$JAVA_CLASSES" JvmtiHot --wait-file "$PWD/go" 1 >java.out 2>java.err &

@@ -1,6 +1,6 @@
 #!/bin/bash
 # JVMTI agent: the inline record holds the whole inline stack (leaf first, file, line, bci) of each pc
-. "$TOP/tools/perf/tests/shell/jvmti-lib.sh"
+. "$TOP/tools/perf/tests/shell/lib/jvmti.sh"
 need_jvmti
 
 src="$TOP/tools/perf/tests/workloads/java/JvmtiHot.java"

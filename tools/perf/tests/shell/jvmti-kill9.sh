@@ -1,6 +1,6 @@
 #!/bin/bash
 # JVMTI agent: kill -9 at 10 random moments leaves only complete records (plus one partial tail)
-. "$TOP/tools/perf/tests/shell/jvmti-lib.sh"
+. "$TOP/tools/perf/tests/shell/lib/jvmti.sh"
 need_jvmti
 need_cmd python3
 [ -f "$JAVA_CLASSES/JvmtiManyMethods.class" ] || skip "JvmtiManyMethods not built"

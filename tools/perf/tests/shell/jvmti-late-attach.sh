@@ -1,6 +1,6 @@
 #!/bin/bash
 # JVMTI agent: late attach with jcmd replays compiled methods; a profile started after names them
-. "$TOP/tools/perf/tests/shell/jvmti-lib.sh"
+. "$TOP/tools/perf/tests/shell/lib/jvmti.sh"
 need_ref_perf
 need_jvmti
 use_private_home

@@ -1,6 +1,6 @@
 #!/bin/bash
 # JVMTI agent options: help, dir=/JITDUMPDIR/~/.debug/jit, modes, rawnames, noinline, clocks
-. "$TOP/tools/perf/tests/shell/jvmti-lib.sh"
+. "$TOP/tools/perf/tests/shell/lib/jvmti.sh"
 need_jvmti
 need_cmd python3
 use_private_home

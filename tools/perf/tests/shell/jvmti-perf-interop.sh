@@ -1,6 +1,6 @@
 #!/bin/bash
 # JVMTI agent: perf 6.1 record -k mono + inject --jit + report name the JIT samples
-. "$TOP/tools/perf/tests/shell/jvmti-lib.sh"
+. "$TOP/tools/perf/tests/shell/lib/jvmti.sh"
 need_ref_perf
 need_jvmti
 use_private_home

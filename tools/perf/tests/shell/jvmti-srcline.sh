@@ -1,6 +1,6 @@
 #!/bin/bash
 # JVMTI agent: addr2line on perf 6.1's jitted ELF gives the hot method's .java file and lines
-. "$TOP/tools/perf/tests/shell/jvmti-lib.sh"
+. "$TOP/tools/perf/tests/shell/lib/jvmti.sh"
 need_ref_perf
 need_jvmti
 need_cmd addr2line

@@ -1,6 +1,6 @@
 #!/bin/bash
 # JVMTI agent: the same libperf-jvmti.so loads and works in Temurin 25 (record, attach)
-. "$TOP/tools/perf/tests/shell/jvmti-lib.sh"
+. "$TOP/tools/perf/tests/shell/lib/jvmti.sh"
 need_ref_perf
 need_jvmti
 use_private_home

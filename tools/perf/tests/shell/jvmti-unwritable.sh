@@ -1,6 +1,6 @@
 #!/bin/bash
 # JVMTI agent: an unwritable dir= or a full disk costs one warning, never the JVM's output or exit status
-. "$TOP/tools/perf/tests/shell/jvmti-lib.sh"
+. "$TOP/tools/perf/tests/shell/lib/jvmti.sh"
 need_jvmti
 
 run() {  # run NAME [agent options]: JvmtiHot exits with status 3

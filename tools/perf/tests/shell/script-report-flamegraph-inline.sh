@@ -1,6 +1,6 @@
 #!/bin/bash
 # script report flamegraph: Java methods the JIT inlined are frames of their own (--inline), with the File.java:LINE the page's tooltip shows
-. "$TOP/tools/perf/tests/shell/jvmti-lib.sh"
+. "$TOP/tools/perf/tests/shell/lib/jvmti.sh"
 . "$TOP/tools/perf/tests/shell/lib/callgraph-java.sh"
 . "$TOP/tools/perf/tests/shell/lib/flamegraph.sh"
 need_cgjava

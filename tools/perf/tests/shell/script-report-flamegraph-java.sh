@@ -1,6 +1,6 @@
 #!/bin/bash
 # script report flamegraph: a Java -g page opens offline in headless Chromium with Java, JVM and libc/kernel frames, widths as perf 6.1's report --children
-. "$TOP/tools/perf/tests/shell/jvmti-lib.sh"
+. "$TOP/tools/perf/tests/shell/lib/jvmti.sh"
 . "$TOP/tools/perf/tests/shell/lib/callgraph-java.sh"
 . "$TOP/tools/perf/tests/shell/lib/flamegraph.sh"
 need_cgjava

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Security: the agent's dump directory is 0700 and the dump 0600, created with O_EXCL|O_NOFOLLOW, even under umask 000
-. "$TOP/tools/perf/tests/shell/jvmti-lib.sh"
+. "$TOP/tools/perf/tests/shell/lib/jvmti.sh"
 # A jitdump holds the JVM's code bytes and method names; it goes under a
 # directory others can often write to (/tmp, a shared JITDUMPDIR). So the
 # agent makes its own directory with mkdtemp (0700), creates the dump with

@@ -1,5 +1,5 @@
 # Records CgJava (main -> outer -> middle -> hot) with our agent and our perf,
-# then injects with our perf inject --jit. Sourced after jvmti-lib.sh.
+# then injects with our perf inject --jit. Sourced after lib/jvmti.sh.
 # Usage: record_cgjava <record options...>; leaves perf.data and jit.data.
 need_cgjava() {
 	need_cmd "$JAVA" objdump

@@ -1,4 +1,4 @@
-# Helpers sourced by the jvmti-*.sh tests (this file is not a test: its line 2 is not a comment).
+# Helpers sourced by the Java tests (jvmti-*.sh and others): the agent, dump checks, JIT sample counts.
 
 . "$TOP/tools/perf/tests/shell/lib/common.sh"
 JITDUMP_CHECK="$TOP/build/jitdump-check"
