@@ -224,6 +224,12 @@ static int paths(struct graph_ctx *g, const struct callchain_node *node, int dep
 	return printed;
 }
 
+/* --percent-limit, when given, is the graph threshold too (even a lower one) */
+static double graph_threshold(const struct hist_output *o)
+{
+	return o->percent_limit > 0 ? o->percent_limit : o->cc->min_percent;
+}
+
 static void fprintf_chain(FILE *f, const struct hists *h, const struct hist_output *o,
 			  const struct hist_entry *e)
 {
@@ -231,14 +237,13 @@ static void fprintf_chain(FILE *f, const struct hists *h, const struct hist_outp
 
 	/* perf draws no graph under an entry below the graph threshold */
 	if (!e->chain_root.children ||
-	    pct(h->children ? e->period_children : e->period, hists_base(h)) < o->cc->min_percent)
+	    pct(h->children ? e->period_children : e->period, hists_base(h)) < graph_threshold(o))
 		return;
 	g = xmalloc(sizeof(*g));
 	g->f = f;
 	g->cc = o->cc;
 	g->total = hists_base(h);
-	/* perf hides branches under --percent-limit as well */
-	g->min_percent = o->percent_limit > o->cc->min_percent ? o->percent_limit : o->cc->min_percent;
+	g->min_percent = graph_threshold(o);
 	if (o->cc->mode == CHAIN_FLAT || o->cc->mode == CHAIN_FOLDED)
 		paths(g, &e->chain_root, 0);
 	else
