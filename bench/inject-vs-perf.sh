@@ -12,6 +12,7 @@
 set -u
 cd "$(dirname "$0")/.." || exit 1
 TOP=$PWD
+. "$TOP/bench/lib.sh"
 PERF=$TOP/tools/perf/perf
 REF=/usr/bin/perf
 RUNS=${RUNS:-3}
@@ -69,6 +70,7 @@ bench_case() {
 	echo "median wall: perf 6.1 $mp s, ours $mo s, ratio $(awk -v a="$mp" -v b="$mo" 'BEGIN { printf "%.1fx", (b > 0 ? a / b : 0) }')"
 	echo "peak RSS (max): perf 6.1 $(printf '%s\n' "${pr[@]}" | sort -n | tail -1) KB, ours $(printf '%s\n' "${or[@]}" | sort -n | tail -1) KB"
 	echo "resolved JIT samples: perf 6.1 $psh, ours $osh"
+	bench_row "inject --jit, $name (s)" "$mp" "$mo" speedup 10
 }
 
 # 1. Java

@@ -15,6 +15,7 @@ JAVA=${JAVA:-java}
 AGENT="$TOP/tools/perf/jvmti/libperf-jvmti.so"
 CLASSES="$TOP/build/java"
 CHECK="$TOP/build/jitdump-check"
+. "$TOP/bench/lib.sh"
 [ -f "$AGENT" ] || { echo "build the agent first (make)" >&2; exit 1; }
 [ -f "$CLASSES/JvmtiManyMethods.class" ] || { echo "build the Java workloads first (make build-tests)" >&2; exit 1; }
 tmp=$(mktemp -d /tmp/jvmti-bench.XXXXXX)
@@ -64,3 +65,5 @@ echo "wall median: none ${w_none}s  agent ${w_agent}s ($(pct "$w_agent" "$w_none
 echo "wall min:    none ${l_none}s  agent ${l_agent}s ($(pct "$l_agent" "$l_none"))  rawnames ${l_raw}s ($(pct "$l_raw" "$l_none"))"
 echo "cpu median:  none ${c_none}s  agent ${c_agent}s ($(pct "$c_agent" "$c_none"))  rawnames ${c_raw}s ($(pct "$c_raw" "$c_none"))"
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+# no perf 6.1 agent on Debian: the reference column is the JVM without any agent
+bench_row "JVM wall with our agent; ref = no agent (s)" "$w_none" "$w_agent" ratio-max 1.03

@@ -7,6 +7,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 PERF="$TOP/tools/perf/perf"
 REF=/usr/bin/perf
 W="$TOP/build/workloads/rec_cpu"
+. "$TOP/bench/lib.sh"
 RUNS=${1:-5}
 MS=${2:-2000}
 [ -x "$W" ] || { echo "build the workloads first (make build-tests)"; exit 1; }
@@ -34,3 +35,5 @@ for i in $(seq "$RUNS"); do
 done | tee "$tmp/all"
 awk '{ t[$1] += $2; s[$1] += $3; l[$1] += $4; n[$1]++ }
      END { for (k in t) printf "%-7s mean wall %.3f s  mean samples %.0f  lost total %d\n", k, t[k] / n[k], s[k] / n[k], l[k] }' "$tmp/all"
+med() { awk -v k="$1" '$1 == k { print $2 }' "$tmp/all" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+bench_row "record -F 4000 of a ${MS} ms workload, wall (s)" "$(med perf61)" "$(med ours)" ratio-max 1.05

@@ -8,6 +8,7 @@
 # (inline expansion on, as ours) and also with --no-inline.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/lib.sh"
 ours=$top/tools/perf/perf
 ref=${PERF_REF:-/usr/bin/perf}
 runs=${RUNS:-3}
@@ -44,3 +45,5 @@ med() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2
 mr=$(med "${rt[@]}"); mo=$(med "${ot[@]}"); mn=$(med "${rn[@]}")
 echo "median: perf 6.1 $mr s, perf 6.1 --no-inline $mn s, ours $mo s"
 echo "speed-up: $(echo "scale=2; $mr / $mo" | bc)x vs perf 6.1 defaults, $(echo "scale=2; $mn / $mo" | bc)x vs --no-inline"
+bench_row "report --stdio, dwarf call graphs (s)" "$mr" "$mo" speedup 1
+bench_row "report --stdio, dwarf, vs perf --no-inline (s)" "$mn" "$mo" speedup 1

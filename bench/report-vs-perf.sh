@@ -4,6 +4,7 @@
 # prints each run's wall time and the ratio of the medians.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/lib.sh"
 ours=$top/tools/perf/perf
 ref=${PERF_REF:-/usr/bin/perf}
 runs=${RUNS:-5}
@@ -29,3 +30,4 @@ done
 med() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 mr=$(med "${rt[@]}"); mo=$(med "${ot[@]}")
 echo "median: perf 6.1 $mr s, ours $mo s, speed-up $(echo "scale=2; $mr / $mo" | bc)x"
+bench_row "report --stdio, $((size / 1000000)) MB -g -a (s)" "$mr" "$mo" speedup 8

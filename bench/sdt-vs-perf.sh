@@ -7,6 +7,7 @@ OURS=${PERF:-$TOP/tools/perf/perf}
 REF=${PERF_REF:-/usr/bin/perf}
 JVM=/usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so
 RUNS=${RUNS:-11}
+. "$TOP/bench/lib.sh"
 W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
 ms() { local s e; s=$(date +%s%N); "$@" >/dev/null 2>&1; e=$(date +%s%N); echo $(( (e - s) / 1000 )); }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
@@ -18,6 +19,7 @@ for i in $(seq $RUNS); do
 done
 o=$(median < "$W/a.o"); r=$(median < "$W/a.r")
 echo "buildid-cache --add libjvm.so: ours $((o / 1000)).$(( (o % 1000) / 100 )) ms, perf 6.1 $((r / 1000)).$(( (r % 1000) / 100 )) ms, ratio ours/perf = $(awk -v o=$o -v r=$r 'BEGIN{printf "%.2f", o/r}')"
+bench_row "buildid-cache --add libjvm.so (ms)" "$((r / 1000))" "$((o / 1000))" ratio-max 1
 # a cache of 20 binaries with SDT notes (copies of python3.11 and libjvm with distinct build-ids are not
 # possible without rewriting them, so: both, plus 18 libraries of the system)
 rm -rf "$W/co" "$W/cr"
@@ -33,3 +35,4 @@ for i in $(seq $RUNS); do
 done
 o=$(median < "$W/l.o"); r=$(median < "$W/l.r")
 echo "perf list sdt (20 binaries): ours $((o / 1000)).$(( (o % 1000) / 100 )) ms, perf 6.1 $((r / 1000)).$(( (r % 1000) / 100 )) ms, ratio ours/perf = $(awk -v o=$o -v r=$r 'BEGIN{printf "%.2f", o/r}')"
+bench_row "perf list sdt, 20 binaries (ms)" "$((r / 1000))" "$((o / 1000))" ratio-max 1

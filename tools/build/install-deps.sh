@@ -11,7 +11,8 @@ for p in $pkgs; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' \
 		|| missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
+# the flame graph page's npm libraries (after nodejs) come last, in npm/install.sh
+[ -z "$missing" ] && exec bash "$(dirname "$0")/npm/install.sh"
 if [ "$(id -u)" != 0 ]; then
 	echo "missing packages:$missing" >&2
 	echo "run: sudo apt-get update && sudo apt-get install -y$missing" >&2
@@ -28,3 +29,5 @@ DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing >&2 || {
 	DEBIAN_FRONTEND=noninteractive apt-get update -q >&2 &&
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing >&2
 }
+[ $? = 0 ] || exit 1
+exec bash "$(dirname "$0")/npm/install.sh"

@@ -8,10 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "builtin.h"
+#include "util/build-id.h"
 #include "util/data.h"
 #include "util/debug.h"
 #include "util/header.h"
 #include "util/parse-options.h"
+#include "util/session.h"
 #include "util/util.h"
 
 struct bid_list {
@@ -75,7 +77,7 @@ static void bid_list__print(const struct bid_list *l)
 			int32_t key = l->v[i].pid == -1 ? INT32_MIN + 1 : l->v[i].pid;
 
 			if (key == next)
-				printf("%s %s\n", build_id__hex(l->v[i].build_id, l->v[i].size, hex),
+				printf("%s %s\n", build_id__sprintf(l->v[i].build_id, l->v[i].size, hex),
 				       l->v[i].filename);
 		}
 		if (next == INT32_MAX)
@@ -84,12 +86,108 @@ static void bid_list__print(const struct bid_list *l)
 	}
 }
 
-static int list_file(const char *path)
+/* --with-hits: the DSOs of a session in the order their maps appeared */
+struct hits {
+	struct perf_tool tool;
+	struct dso **order;
+	size_t nr;
+};
+
+static int mark_hit(struct perf_tool *tool, struct perf_session *s, union perf_event *ev,
+		    struct perf_sample *sample, struct evsel *evsel)
+{
+	struct addr_location al;
+
+	(void)tool;
+	(void)ev;
+	(void)evsel;
+	/* resolving the sampled address marks its DSO hit (no symbols needed) */
+	machine__resolve(&s->machine, sample->pid, sample->tid, sample->cpumode, sample->ip, &al, true);
+	return 0;
+}
+
+static int note_map(struct perf_tool *tool, struct perf_session *s, union perf_event *ev,
+		    struct perf_sample *sample)
+{
+	struct hits *h = (struct hits *)tool;
+	struct thread *t;
+	struct map *map;
+	uint64_t start;
+
+	(void)sample;
+	if (ev->header.type == PERF_RECORD_MMAP) {
+		t = machine__findnew_thread(&s->machine, ev->mmap.pid, ev->mmap.tid);
+		start = ev->mmap.start;
+	} else if (ev->header.type == PERF_RECORD_MMAP2) {
+		t = machine__findnew_thread(&s->machine, ev->mmap2.pid, ev->mmap2.tid);
+		start = ev->mmap2.start;
+	} else
+		return 0;
+	map = machine__find_map(&s->machine, t, ev->header.misc & PERF_RECORD_MISC_CPUMODE_MASK, start);
+	if (!map || !map->dso)
+		return 0;
+	for (size_t i = 0; i < h->nr; i++)
+		if (h->order[i] == map->dso)
+			return 0;
+	h->order = xrealloc(h->order, (h->nr + 1) * sizeof(*h->order));
+	h->order[h->nr++] = map->dso;
+	return 0;
+}
+
+/*
+ * --with-hits (what perf archive reads): the binaries that got samples. Those
+ * the file has build-ids for come first, in its order; then the other hit
+ * ones in the order their maps appeared, with an empty build-id when none is
+ * known, as perf 6.1 lists them. Guests (no model of their maps) get none.
+ */
+static int print_hits(struct bid_list *l, const char *path)
+{
+	struct hits h = { .tool = { .sample = mark_hit, .other = note_map } };
+	struct perf_session *s = perf_session__open(path);
+	size_t n = 0;
+
+	if (!s)
+		return -1;
+	if (perf_session__process_events(s, &h.tool) < 0)
+		pr_warning("%s: the samples could not all be read; hits may be missing\n", path);
+	for (size_t i = 0; i < l->nr; i++) {
+		struct dso *dso = l->v[i].pid == -1 ? dsos__find(&s->machine.dsos, l->v[i].filename) : NULL;
+
+		if (dso && dso->hit)
+			l->v[n++] = l->v[i];
+		else
+			free(l->v[i].filename);
+	}
+	l->nr = n;
+	bid_list__print(l);
+	for (size_t i = 0; i < h.nr; i++) {
+		struct dso *dso = h.order[i];
+		char hex[2 * BUILD_ID_MAX + 1] = "";
+		bool listed = false;
+
+		for (size_t j = 0; j < l->nr && !listed; j++)
+			listed = l->v[j].pid == -1 && !strcmp(l->v[j].filename, dso->long_name);
+		if (!dso->hit || listed)
+			continue;
+		if (dso->build_id_size)
+			build_id__sprintf(dso->build_id, dso->build_id_size, hex);
+		printf("%-40s %s\n", hex, dso->long_name);
+	}
+	free(h.order);
+	perf_session__delete(s);
+	return 0;
+}
+
+static int list_file(const char *path, bool with_hits)
 {
 	struct perf_data_reader r;
 	struct bid_list l = { 0 };
 	int ret = 0;
 
+	/* standard input cannot be read twice: the session alone gives the
+	 * build-ids its records carry */
+	if (with_hits && !strcmp(path, "-"))
+		return print_hits(&l, path);
 	if (perf_data_reader__open(&r, path))
 		return -1;
 	if (perf_data_reader__has_feat(&r, HEADER_BUILD_ID))
@@ -106,7 +204,9 @@ static int list_file(const char *path)
 		}
 	}
 	perf_data_reader__close(&r);
-	if (ret >= 0)
+	if (ret >= 0 && with_hits)
+		ret = print_hits(&l, path);
+	else if (ret >= 0)
 		bid_list__print(&l);
 	build_id__free_entries(l.v, l.nr);
 	return ret < 0 ? -1 : 0;
@@ -116,36 +216,23 @@ static int list_file(const char *path)
 static int print_kernel_build_id(void)
 {
 	size_t size;
-	unsigned char *notes = (unsigned char *)read_file("/sys/kernel/notes", &size);
-	size_t pos = 0;
+	char *notes = read_file("/sys/kernel/notes", &size);
+	uint8_t id[BUILD_ID_MAX];
+	char hex[2 * BUILD_ID_MAX + 1];
+	int n;
 
 	if (!notes) {
 		pr_err("/sys/kernel/notes: %s\n", strerror(errno));
 		return -1;
 	}
-	while (pos + 12 <= size) {
-		uint32_t namesz, descsz, type;
-		size_t name_off = pos + 12, desc_off;
-
-		memcpy(&namesz, notes + pos, 4);
-		memcpy(&descsz, notes + pos + 4, 4);
-		memcpy(&type, notes + pos + 8, 4);
-		desc_off = name_off + ALIGN_UP((size_t)namesz, (size_t)4);
-		if (desc_off > size || descsz > size - desc_off)
-			break;
-		if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 && !memcmp(notes + name_off, "GNU", 4) &&
-		    descsz <= BUILD_ID_MAX) {
-			char hex[2 * BUILD_ID_MAX + 1];
-
-			printf("%s\n", build_id__hex(notes + desc_off, descsz, hex));
-			free(notes);
-			return 0;
-		}
-		pos = desc_off + ALIGN_UP((size_t)descsz, (size_t)4);
-	}
+	n = build_id__from_notes(notes, size, id, sizeof(id));
 	free(notes);
-	pr_err("/sys/kernel/notes: no build-id note\n");
-	return -1;
+	if (n < 0) {
+		pr_err("/sys/kernel/notes: no build-id note\n");
+		return -1;
+	}
+	printf("%s\n", build_id__sprintf(id, (size_t)n, hex));
+	return 0;
 }
 
 int cmd_buildid_list(int argc, const char **argv)
@@ -168,9 +255,9 @@ int cmd_buildid_list(int argc, const char **argv)
 		usage_with_options_msg(usage, options, "unexpected argument '%s'", argv[0]);
 	if (kernel)
 		return print_kernel_build_id() ? 1 : 0;
-	if (kernel_maps || with_hits) {
-		pr_err("perf buildid-list: %s is not supported yet\n", kernel_maps ? "--kernel-maps" : "--with-hits");
+	if (kernel_maps) {
+		pr_err("perf buildid-list: --kernel-maps is not supported yet\n");
 		return 1;
 	}
-	return list_file(input) ? 1 : 0;
+	return list_file(input, with_hits) ? 1 : 0;
 }

@@ -4,6 +4,13 @@
  * file and pipe format as the two ends require. Every record and feature is
  * carried over untouched; modes that change the stream (--jit, ...) plug in
  * through inject->record_hook.
+ *
+ * COMPRESSED records (perf record -z) come out of the reader opened up, and
+ * the output carries the records inside them uncompressed, without the
+ * COMPRESSED feature. perf 6.1 copies COMPRESSED records as they are
+ * instead; that hides the MMAPs inside them from --jit (a -z Java recording
+ * is never symbolized) and in pipe output gives a stream its own report
+ * cannot decompress. The price is a larger output.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -27,20 +34,13 @@ struct inject {
 	 * header records HEADER_ATTR / HEADER_FEATURE / HEADER_TRACING_DATA,
 	 * which the writer regenerates). Return 0 to have ev copied as is,
 	 * 1 when the hook wrote its replacement itself (or drops it), -1 to
-	 * abort. A hook may write extra records with inject__write().
+	 * abort. A hook may write extra records to inj->out itself.
 	 */
 	int (*record_hook)(struct inject *inj, union perf_event *ev, uint64_t offset);
 	/* called once after the last record, before the output is closed */
 	int (*finish_hook)(struct inject *inj);
 	void *hook_priv;
 };
-
-int inject__write(struct inject *inj, const void *buf, size_t size);
-
-int inject__write(struct inject *inj, const void *buf, size_t size)
-{
-	return perf_data_writer__write(&inj->out, buf, size);
-}
 
 /* file input: attrs and features are known up front */
 static int copy_file_header(struct inject *inj)
@@ -54,7 +54,7 @@ static int copy_file_header(struct inject *inj)
 			return -1;
 	}
 	for (int feat = 1; feat < HEADER_FEAT_BITS; feat++)
-		if (perf_data_reader__has_feat(r, feat) &&
+		if (perf_data_reader__has_feat(r, feat) && feat != HEADER_COMPRESSED &&
 		    perf_data_writer__set_feature(&inj->out, feat, r->feat[feat].data, r->feat[feat].size))
 			return -1;
 	return perf_data_writer__start(&inj->out);
@@ -82,6 +82,8 @@ static int absorb_header_record(struct inject *inj, const union perf_event *ev)
 		id = ev->feat.feat_id;
 		if (id == HEADER_LAST_FEATURE || id == HEADER_RESERVED || id >= HEADER_FEAT_BITS)
 			return 1;     /* the writer emits its own end marker */
+		if (id == HEADER_COMPRESSED)
+			return 1;     /* the output is not compressed (see the top of this file) */
 		return perf_data_writer__set_feature(&inj->out, (int)id, ev->feat.data,
 						     ev->header.size - sizeof(ev->feat)) ? -1 : 1;
 	}

@@ -7,165 +7,157 @@
 #include "util/callchain.h"
 #include "util/debug.h"
 #include "util/parse-options.h"
+#include "util/script-filter.h"
+#include "util/script-output.h"
 #include "util/session.h"
-#include "util/script-trace.h"
 #include "util/util.h"
-
-enum {
-	F_COMM = 1 << 0, F_TID = 1 << 1, F_PID = 1 << 2, F_TIME = 1 << 3, F_CPU = 1 << 4,
-	F_EVENT = 1 << 5, F_IP = 1 << 6, F_SYM = 1 << 7, F_DSO = 1 << 8, F_SYMOFF = 1 << 9,
-	F_PERIOD = 1 << 10, F_TRACE = 1 << 11, F_ADDR = 1 << 12,
-};
-
-static const struct { const char *name; unsigned bit; } field_names[] = {
-	{ "comm", F_COMM }, { "tid", F_TID }, { "pid", F_PID }, { "time", F_TIME },
-	{ "cpu", F_CPU }, { "event", F_EVENT }, { "ip", F_IP }, { "sym", F_SYM },
-	{ "dso", F_DSO }, { "symoff", F_SYMOFF }, { "period", F_PERIOD }, { "trace", F_TRACE },
-	{ "addr", F_ADDR },
-};
-
-#define MAX_FRAMES 512
 
 struct script {
 	struct perf_tool tool;
-	unsigned fields;
-	bool user_fields;
-	bool show_callchain;
-	struct trace_printer *tp;
-	struct callchain_resolver resolver;
-	struct hist_frame frames[MAX_FRAMES];
+	struct script_output out;
+	struct script_filter filter;
+	bool ready;                /* fields settled against the session's events */
 };
 
-static unsigned default_fields(const struct evsel *evsel)
+/* pipe input names its events only as it goes: settle at the first record */
+static int script__ready(struct script *sc, struct perf_session *s)
 {
-	unsigned f;
-
-	if (evsel->attr.type == PERF_TYPE_TRACEPOINT)
-		f = F_COMM | F_TID | F_TIME | F_EVENT | F_TRACE;
-	else
-		f = F_COMM | F_TID | F_TIME | F_EVENT | F_IP | F_SYM | F_DSO | F_SYMOFF | F_PERIOD;
-	if (evsel->attr.sample_type & PERF_SAMPLE_CPU)
-		f |= F_CPU;
-	return f;
-}
-
-static void print_sym(FILE *f, const struct hist_frame *fr, unsigned fields)
-{
-	if (!(fields & F_SYM))
-		return;
-	if (fr->sym) {
-		fprintf(f, " %s", fr->sym->name);
-		if (fields & F_SYMOFF)
-			fprintf(f, "+0x%llx", (unsigned long long)(fr->addr - fr->sym->start));
-	} else
-		fprintf(f, " [unknown]");
-}
-
-static void print_dso(FILE *f, const struct hist_frame *fr, unsigned fields)
-{
-	if (fields & F_DSO)
-		fprintf(f, " (%s)", fr->dso ? fr->dso->long_name : "[unknown]");
+	if (sc->ready)
+		return 0;
+	if (script_output__setup(&sc->out, s) < 0)
+		return -1;
+	sc->ready = true;
+	return 0;
 }
 
 static int script__sample(struct perf_tool *tool, struct perf_session *s, union perf_event *ev,
 			  struct perf_sample *sample, struct evsel *evsel)
 {
 	struct script *sc = (struct script *)tool;
-	unsigned fields = sc->user_fields ? sc->fields : default_fields(evsel);
-	bool chain = sc->show_callchain && sample->callchain && (fields & F_IP);
 	struct thread *thread;
 	size_t n;
-	FILE *f = stdout;
 
 	(void)ev;
-	n = callchain_resolver__frames(&sc->resolver, sample, sc->frames, chain ? MAX_FRAMES : 1, &thread);
-	if (fields & F_COMM) {
-		const char *comm = thread ? thread->comm : ":-1";
-
-		/* perf pads the command only when no call chain follows */
-		if (chain)
-			fprintf(f, "%s ", comm);
-		else
-			fprintf(f, "%16s ", comm);
-	}
-	if ((fields & F_PID) && (fields & F_TID))
-		fprintf(f, "%5d/%-5d ", (int)sample->pid, (int)sample->tid);
-	else if (fields & F_PID)
-		fprintf(f, "%5d ", (int)sample->pid);
-	else if (fields & F_TID)
-		fprintf(f, "%5d ", (int)sample->tid);
-	if (fields & F_CPU)
-		fprintf(f, "[%03d] ", (int)sample->cpu);
-	if (fields & F_TIME)
-		fprintf(f, "%5llu.%06llu: ", (unsigned long long)(sample->time / 1000000000ull),
-			(unsigned long long)(sample->time % 1000000000ull / 1000));
-	if (fields & F_PERIOD)
-		fprintf(f, "%10llu ", (unsigned long long)sample->period);
-	if (fields & F_EVENT)
-		fprintf(f, "%s: ", evsel->name);
-	if ((fields & F_TRACE) && sample->raw_data) {
-		char buf[4096];
-
-		if (script_trace__format(sc->tp, s, evsel, sample->raw_data, sample->raw_size, buf,
-					 sizeof(buf)) >= 0)
-			fprintf(f, "%s", buf);
-	}
-	if (fields & F_ADDR)
-		fprintf(f, "%16llx ", (unsigned long long)sample->addr);
-	if (chain) {
-		fputc('\n', f);
-		for (size_t i = 0; i < n; i++) {
-			const struct hist_frame *fr = &sc->frames[i];
-
-			fprintf(f, "\t%16llx", (unsigned long long)fr->addr);
-			print_sym(f, fr, fields);
-			if (fr->inlined && (fields & F_DSO))
-				fprintf(f, " (inlined)");
-			else
-				print_dso(f, fr, fields);
-			fputc('\n', f);
-		}
-		fputc('\n', f);
-		return 0;
-	}
-	if (fields & F_IP)
-		fprintf(f, " %16llx", (unsigned long long)sample->ip);
-	if (fields & (F_SYM | F_DSO)) {
-		struct hist_frame fr = sc->frames[0];
-
-		print_sym(f, &fr, fields);
-		print_dso(f, &fr, fields);
-	}
-	fputc('\n', f);
+	if (script__ready(sc, s) < 0)
+		return -1;
+	n = script_output__resolve(&sc->out, s, sample, evsel, &thread);
+	if (script_filter__sample_ok(&sc->filter, sample, thread, &sc->out.frames[0]))
+		script_output__sample(&sc->out, stdout, s, sample, evsel, thread, n);
 	return 0;
 }
 
-static int parse_fields(struct script *sc, const char *arg)
+static int script__other(struct perf_tool *tool, struct perf_session *s, union perf_event *ev,
+			 struct perf_sample *sample)
 {
-	char *copy = xstrdup(arg), *tok, *save = NULL;
-	char *spec = copy;
+	struct script *sc = (struct script *)tool;
 
-	/* "type:fields" (e.g. "sw:ip,sym") applies to all events here */
-	if (strchr(spec, ':'))
-		spec = strchr(spec, ':') + 1;
-	sc->fields = 0;
-	for (tok = strtok_r(spec, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		size_t i;
-
-		for (i = 0; i < ARRAY_SIZE(field_names); i++)
-			if (!strcmp(tok, field_names[i].name))
-				break;
-		if (i == ARRAY_SIZE(field_names)) {
-			pr_err("Invalid field requested: '%s'\n", tok);
-			free(copy);
-			return -1;
-		}
-		sc->fields |= field_names[i].bit;
-	}
-	free(copy);
-	sc->user_fields = true;
+	if (sample && script__ready(sc, s) < 0)
+		return -1;
+	/* of the filters, perf 6.1 applies only the CPU list to side-band records */
+	if (sample && !script_filter__cpu_ok(&sc->filter, sample->cpu))
+		return 0;
+	script_output__event(&sc->out, stdout, s, ev, sample);
 	return 0;
 }
+
+/* the option callbacks get the struct script through opt->value */
+static struct script *of(const struct option *opt)
+{
+	return opt->value;
+}
+
+static int opt_fields(const struct option *opt, const char *arg, int unset)
+{
+	(void)unset;
+	return script_output__parse_fields(&of(opt)->out, arg);
+}
+
+static int opt_comms(const struct option *opt, const char *arg, int unset)
+{
+	(void)unset;
+	return script_filter__add_names(&of(opt)->filter.comms, arg);
+}
+
+static int opt_symbols(const struct option *opt, const char *arg, int unset)
+{
+	(void)unset;
+	return script_filter__add_names(&of(opt)->filter.syms, arg);
+}
+
+static int opt_dsos(const struct option *opt, const char *arg, int unset)
+{
+	(void)unset;
+	return script_filter__add_names(&of(opt)->filter.dsos, arg);
+}
+
+static int opt_pids(const struct option *opt, const char *arg, int unset)
+{
+	struct script_filter *f = &of(opt)->filter;
+
+	(void)unset;
+	return script_filter__add_ids(&f->pids, &f->nr_pids, arg, "pid");
+}
+
+static int opt_tids(const struct option *opt, const char *arg, int unset)
+{
+	struct script_filter *f = &of(opt)->filter;
+
+	(void)unset;
+	return script_filter__add_ids(&f->tids, &f->nr_tids, arg, "tid");
+}
+
+static int opt_cpu(const struct option *opt, const char *arg, int unset)
+{
+	(void)unset;
+	return script_filter__set_cpus(&of(opt)->filter, arg);
+}
+
+static int opt_time(const struct option *opt, const char *arg, int unset)
+{
+	(void)unset;
+	return script_filter__set_time(&of(opt)->filter, arg);
+}
+
+static int opt_stop_bt(const struct option *opt, const char *arg, int unset)
+{
+	(void)unset;
+	return script_filter__add_names(&of(opt)->out.stop_bt, arg);
+}
+
+static int opt_max_stack(const struct option *opt, const char *arg, int unset)
+{
+	char *end;
+	long v = strtol(arg, &end, 0);
+
+	(void)unset;
+	if (!*arg || *end || v < 0) {
+		pr_err("invalid --max-stack '%s'\n", arg);
+		return -1;
+	}
+	of(opt)->out.max_stack = v > SCRIPT_MAX_FRAMES ? SCRIPT_MAX_FRAMES : (unsigned)v;
+	return 0;
+}
+
+#define SHOW_OPT(name, bit, help) \
+	OPT_CALLBACK_NOOPT(0, name, &sc, help, opt_show_##bit)
+#define SHOW_CB(bit) \
+	static int opt_show_##bit(const struct option *opt, const char *arg, int unset) \
+	{ \
+		(void)arg; \
+		if (unset) \
+			of(opt)->out.show &= ~SHOW_##bit; \
+		else \
+			of(opt)->out.show |= SHOW_##bit; \
+		return 0; \
+	}
+SHOW_CB(MMAP)
+SHOW_CB(TASK)
+SHOW_CB(SWITCH)
+SHOW_CB(LOST)
+SHOW_CB(ROUND)
+SHOW_CB(NAMESPACE)
+SHOW_CB(CGROUP)
+SHOW_CB(BPF)
 
 static const char *const script_usage[] = {
 	"perf script [<options>]",
@@ -174,15 +166,54 @@ static const char *const script_usage[] = {
 
 int cmd_script(int argc, const char **argv)
 {
-	struct script sc = { .show_callchain = true };
-	const char *input = NULL, *fields = NULL;
-	bool no_chain = false, inl = false;
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return cmd_script_report(argc - 1, argv + 1);
+	static struct script sc;
+	const char *input = NULL, *symfs = NULL, *kallsyms = NULL, *vmlinux = NULL, *itrace = NULL;
+	bool inl = false, force = false, demangle = true, demangle_kernel = false;
+	bool full_source_path = false, show_kernel_path = false;
 	const struct option options[] = {
 		OPT_STRING('i', "input", &input, "file", "input file name"),
-		OPT_STRING('F', "fields", &fields, "str",
-			   "comma separated output fields: comm,tid,pid,time,cpu,event,trace,ip,sym,dso,symoff,period,addr"),
-		OPT_BOOLEAN('G', "hide-call-graph", &no_chain, "When printing symbols do not display call chain"),
+		OPT_CALLBACK('F', "fields", &sc, "str",
+			     "comma separated output fields prepend with 'type:'. +field to add and -field to remove. "
+			     "Fields: comm,tid,pid,time,cpu,event,trace,ip,sym,dso,addr,symoff,srcline,period,"
+			     "callindent,misc,ipc,brstack,brstacksym,brstackoff,flags,synth,metric", opt_fields),
+		OPT_BOOLEAN('G', "hide-call-graph", &sc.out.hide_callchain,
+			    "When printing symbols do not display call chain"),
+		OPT_CALLBACK(0, "max-stack", &sc, "n", "Set the maximum stack depth when printing the callchain",
+			     opt_max_stack),
+		OPT_CALLBACK(0, "stop-bt", &sc, "symbol[,symbol...]", "Stop display of callgraph at these symbols",
+			     opt_stop_bt),
+		OPT_STRING_OPTARG(0, "itrace", &itrace, "opts",
+				  "Instruction Tracing options (accepted: there is no AUX trace decoding, files without one print the same)", ""),
 		OPT_BOOLEAN(0, "inline", &inl, "Show inlined callers in call chains (off by default, as in perf 6.1)"),
+		OPT_BOOLEAN(0, "ns", &sc.out.ns, "Use 9 decimal places when displaying time"),
+		OPT_BOOLEAN(0, "reltime", &sc.out.reltime, "Show time stamps relative to start"),
+		OPT_BOOLEAN(0, "deltatime", &sc.out.deltatime, "Show time stamps relative to previous event"),
+		OPT_CALLBACK('c', "comms", &sc, "comm[,comm...]", "only display events for these comms", opt_comms),
+		OPT_CALLBACK(0, "pid", &sc, "pid[,pid...]", "only consider symbols in these pids", opt_pids),
+		OPT_CALLBACK(0, "tid", &sc, "tid[,tid...]", "only consider symbols in these tids", opt_tids),
+		OPT_CALLBACK('C', "cpu", &sc, "cpu", "list of cpus to profile", opt_cpu),
+		OPT_CALLBACK('S', "symbols", &sc, "symbol[,symbol...]", "only consider these symbols", opt_symbols),
+		OPT_CALLBACK(0, "dsos", &sc, "dso[,dso...]", "only consider symbols in these DSOs", opt_dsos),
+		OPT_CALLBACK(0, "time", &sc, "str", "Time span of interest (start,stop)", opt_time),
+		SHOW_OPT("show-mmap-events", MMAP, "Show the mmap events"),
+		SHOW_OPT("show-bpf-events", BPF, "Show bpf related events"),
+		SHOW_OPT("show-task-events", TASK, "Show the fork/comm/exit events"),
+		SHOW_OPT("show-switch-events", SWITCH, "Show context switch events (if recorded)"),
+		SHOW_OPT("show-lost-events", LOST, "Show lost events (if recorded)"),
+		SHOW_OPT("show-round-events", ROUND, "Show round events (if recorded)"),
+		SHOW_OPT("show-namespace-events", NAMESPACE, "Show namespace events (if recorded)"),
+		SHOW_OPT("show-cgroup-events", CGROUP, "Show cgroup events (if recorded)"),
+		OPT_BOOLEAN(0, "show-kernel-path", &show_kernel_path,
+			    "Show the path of [kernel.kallsyms] (accepted: without a vmlinux it stays [kernel.kallsyms])"),
+		OPT_STRING(0, "symfs", &symfs, "directory", "Look for files with symbols relative to this directory"),
+		OPT_STRING(0, "kallsyms", &kallsyms, "file", "kallsyms pathname"),
+		OPT_STRING('k', "vmlinux", &vmlinux, "file", "vmlinux pathname (accepted; kallsyms is used)"),
+		OPT_BOOLEAN(0, "demangle", &demangle, "Enable symbol demangling (always on)"),
+		OPT_BOOLEAN(0, "demangle-kernel", &demangle_kernel, "Enable kernel symbol demangling (accepted)"),
+		OPT_BOOLEAN(0, "full-source-path", &full_source_path, "Show full source file name path for source lines"),
+		OPT_BOOLEAN('f', "force", &force, "don't complain, do it"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
 		OPT_BOOLEAN('q', "quiet", &quiet, "do not show any warnings or messages"),
 		OPT_END()
@@ -190,21 +221,34 @@ int cmd_script(int argc, const char **argv)
 	struct perf_session *s;
 	int ret;
 
+	script_output__init(&sc.out);
 	argc = parse_options(argc, argv, options, script_usage, 0);
 	if (argc)
 		usage_with_options_msg(script_usage, options, "unexpected argument '%s'", argv[0]);
-	if (fields && parse_fields(&sc, fields) < 0)
-		return 129;
-	sc.show_callchain = !no_chain;
 	s = perf_session__open(input ? input : "perf.data");
-	if (!s)
-		return 1;
+	if (!s) {
+		ret = 1;
+		goto out;
+	}
+	if (symfs)
+		s->machine.dsos.symfs = symfs;
+	if (kallsyms)
+		s->machine.dsos.kallsyms_path = kallsyms;
+	callchain_resolver__init(&sc.out.resolver, &s->machine, inl);
 	sc.tool.sample = script__sample;
-	sc.tp = script_trace__new();
-	callchain_resolver__init(&sc.resolver, &s->machine, inl);
-	ret = perf_session__process_events(s, &sc.tool);
-	callchain_resolver__exit(&sc.resolver);
-	script_trace__delete(sc.tp);
+	sc.tool.other = script__other;
+	/* a field the events cannot give ends it like perf 6.1: status 255 */
+	if (s->nr_evsels && script__ready(&sc, s) < 0)
+		ret = 255;
+	else if (perf_session__process_events(s, &sc.tool) < 0)
+		/* in a pipe perf 6.1 finds out while reading: -EINVAL as status */
+		ret = sc.ready ? 1 : 234;
+	else
+		ret = 0;
+	callchain_resolver__exit(&sc.out.resolver);
 	perf_session__delete(s);
-	return ret < 0 ? 1 : 0;
+out:
+	script_output__exit(&sc.out);
+	script_filter__exit(&sc.filter);
+	return ret;
 }

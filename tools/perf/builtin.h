@@ -2,11 +2,8 @@
 #ifndef PERF_BUILTIN_H
 #define PERF_BUILTIN_H
 
-/*
- * One entry point per subcommand, each in builtin-<cmd>.c. They are weak so
- * that the dispatcher links while a subcommand is still being written.
- */
-#define BUILTIN(name) int cmd_##name(int argc, const char **argv) __attribute__((weak))
+/* One entry point per subcommand, each in builtin-<cmd>.c. */
+#define BUILTIN(name) int cmd_##name(int argc, const char **argv)
 BUILTIN(record);
 BUILTIN(report);
 BUILTIN(script);
@@ -17,6 +14,8 @@ BUILTIN(probe);
 BUILTIN(list);
 BUILTIN(test);
 BUILTIN(annotate);
+/* `perf script report NAME`, called by cmd_script */
+BUILTIN(script_report);
 #undef BUILTIN
 
 extern const char perf_version_string[];

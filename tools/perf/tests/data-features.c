@@ -11,8 +11,11 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 #include "tests.h"
+#include "builtin.h"
+#include "util/build-id.h"
 #include "util/data.h"
 #include "util/header.h"
+#include "util/record-features.h"
 #include "util/util.h"
 
 #define REF_PERF "/usr/bin/perf"
@@ -116,7 +119,7 @@ static int test__build_id_records(void)
 	TEST_ASSERT_VAL("name 1", !strcmp(got[1].filename, "/usr/lib/libx.so"));
 	TEST_ASSERT_EQUAL("cpumode 1", got[1].cpumode, PERF_RECORD_MISC_USER);
 	TEST_ASSERT_EQUAL("size 1", got[1].size, 16);
-	TEST_ASSERT_VAL("hex", !strcmp(build_id__hex(got[1].build_id, got[1].size, hex),
+	TEST_ASSERT_VAL("hex", !strcmp(build_id__sprintf(got[1].build_id, got[1].size, hex),
 				       "000102030405060708090a0b0c0d0e0f"));
 	build_id__free_entries(got, nr);
 
@@ -179,7 +182,7 @@ static int our_env_features(struct perf_data_reader *out, int argc, const char *
 	if (perf_data_writer__open(&w, "ours.data", false))
 		return -1;
 	perf_data_writer__add_attr(&w, &attr, NULL, 0, "cpu-clock");
-	header__write_env_features(&w, argc, argv);
+	record_features__env(&w, perf_exec_path, perf_version_string, argc, argv);
 	perf_data_writer__write(&w, &round, sizeof(round));
 	if (perf_data_writer__close(&w))
 		return -1;

@@ -46,3 +46,15 @@ echo "Top 15 symbols (perf report -i $W/perf.jit.data --sort sym):"
 echo
 echo "Java lines of the hottest methods (--sort sym,srcline):"
 "$PERF" report -i "$W/perf.jit.data" --stdio --sort sym,srcline 2>/dev/null | grep '\.java:' | head -5
+
+# the flame graph: callers need frame pointers through JIT code and -g
+echo >&2
+echo "demo: recording java JvmtiHot 2 again with call graphs (-g, -XX:+PreserveFramePointer)" >&2
+"$REC" record -q -k mono -e cpu-clock -g -o "$W/perf.g.data" -- \
+	"$JAVA" -XX:+PreserveFramePointer -agentpath:"$AGENT"=dir="$W/jitdump-g" -cp "$CLASSES" JvmtiHot 2 \
+	>"$W/java-g.out" 2>"$W/java-g.err" || die "record -g failed: $(tail -3 "$W/java-g.err")"
+"$PERF" inject --jit -i "$W/perf.g.data" -o "$W/perf.g.jit.data" || die "inject of the -g recording failed"
+"$PERF" script report flamegraph -i "$W/perf.g.jit.data" -o "$W/flamegraph.html" >/dev/null ||
+	die "flame graph failed"
+echo
+echo "Flame graph of the Java run (one file, opens offline in a browser): $W/flamegraph.html"

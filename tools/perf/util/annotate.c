@@ -98,10 +98,10 @@ struct sym_hist **sym_hists__sorted(struct sym_hists *h, size_t *nr)
 }
 
 /* objdump -d of [start,end) of path, read through a pipe (no shell) */
-static char *run_objdump(const char *path, uint64_t start, uint64_t end, size_t *len)
+static char *run_objdump(const char *path, uint64_t start, uint64_t end, bool with_lines, size_t *len)
 {
 	char a1[64], a2[64];
-	const char *argv[] = { "objdump", "-d", "--no-show-raw-insn", "-C", "-w", a1, a2, path, NULL };
+	const char *argv[] = { "objdump", "-d", "--no-show-raw-insn", "-C", "-w", a1, a2, path, NULL, NULL };
 	int p[2], status;
 	pid_t pid;
 	size_t cap = 1 << 16, n = 0;
@@ -109,6 +109,10 @@ static char *run_objdump(const char *path, uint64_t start, uint64_t end, size_t 
 
 	snprintf(a1, sizeof(a1), "--start-address=0x%llx", (unsigned long long)start);
 	snprintf(a2, sizeof(a2), "--stop-address=0x%llx", (unsigned long long)end);
+	if (with_lines) {
+		argv[7] = "-l";
+		argv[8] = path;
+	}
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return NULL;
 	pid = fork();
@@ -175,30 +179,42 @@ struct source_file {
 	bool tried;
 	struct source_file *next;
 };
-static struct source_file *source_files;
 
-static struct source_file *source_file__find(const char *path)
+static struct source_file *source_file__find(struct annotate_ctx *ctx, const char *path)
 {
 	struct source_file *f;
 
-	for (f = source_files; f; f = f->next)
+	for (f = ctx->sources; f; f = f->next)
 		if (!strcmp(f->path, path))
 			return f;
 	f = xzalloc(sizeof(*f));
 	f->path = xstrdup(path);
-	f->next = source_files;
-	source_files = f;
+	f->next = ctx->sources;
+	ctx->sources = f;
 	return f;
 }
 
-static const char *intern_path(const char *path)
+void annotate_ctx__exit(struct annotate_ctx *ctx)
 {
-	return source_file__find(path)->path;
+	while (ctx->sources) {
+		struct source_file *f = ctx->sources;
+
+		ctx->sources = f->next;
+		free(f->path);
+		free(f->data);
+		free(f->lines);
+		free(f);
+	}
 }
 
-const char *source_line(const char *path, int line)
+static const char *intern_path(struct annotate_ctx *ctx, const char *path)
 {
-	struct source_file *f = source_file__find(path);
+	return source_file__find(ctx, path)->path;
+}
+
+const char *source_line(struct annotate_ctx *ctx, const char *path, int line)
+{
+	struct source_file *f = source_file__find(ctx, path);
 
 	if (!f->tried) {
 		size_t len = 0, cap = 0;
@@ -229,7 +245,7 @@ const char *source_line(const char *path, int line)
 }
 
 /* DWARF line of each instruction, from the file's CUs (.debug_line) */
-static void add_lines(const char *path, struct annotation *a)
+static void add_lines(struct annotate_ctx *ctx, const char *path, struct annotation *a)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	Dwarf *dw;
@@ -259,21 +275,90 @@ static void add_lines(const char *path, struct annotation *a)
 			if (dir) {
 				char *full = xasprintf("%s/%s", dir, file);
 
-				a->insns[i].src_file = intern_path(full);
+				a->insns[i].src_file = intern_path(ctx, full);
 				free(full);
 				a->insns[i].src_line = lineno;
 				continue;
 			}
 		}
-		a->insns[i].src_file = intern_path(file);
+		a->insns[i].src_file = intern_path(ctx, file);
 		a->insns[i].src_line = lineno;
 	}
 	dwarf_end(dw);
 	close(fd);
 }
 
-int symbol__annotate(struct dsos *d, const struct sym_hist *sh, struct annotation *a, char *err,
-		     size_t errsize)
+static void add_insn(struct annotation *a, size_t *cap, uint64_t addr, const char *text)
+{
+	if (a->nr == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		a->insns = xrealloc(a->insns, *cap * sizeof(*a->insns));
+	}
+	memset(&a->insns[a->nr], 0, sizeof(a->insns[0]));
+	a->insns[a->nr].addr = addr;
+	a->insns[a->nr].text = xstrdup(text);
+	a->nr++;
+}
+
+static void add_row(struct annotation *a, long insn, int line_nr, const char *text)
+{
+	a->rows = xrealloc(a->rows, (a->nr_rows + 1) * sizeof(*a->rows));
+	a->rows[a->nr_rows].insn = insn;
+	a->rows[a->nr_rows].line_nr = line_nr;
+	a->rows[a->nr_rows].text = text ? xstrdup(text) : NULL;
+	a->nr_rows++;
+}
+
+/* "/path/file.c:42" (objdump -l): the line number, else -1 */
+static int file_line(const char *line)
+{
+	const char *colon = strrchr(line, ':');
+	char *end;
+	long n;
+
+	if (line[0] != '/' || !colon || colon[1] < '0' || colon[1] > '9')
+		return -1;
+	n = strtol(colon + 1, &end, 10);
+	return *end ? -1 : (int)n;
+}
+
+/*
+ * perf 6.1's rows of objdump -l: lines naming the object file are dropped,
+ * "/file:N" lines are not rows but set the running number to N, and every
+ * other line (instructions included) takes the running number, which then
+ * counts up by one.
+ */
+static void parse_rows(struct annotation *a, char *out, const char *file, const struct symbol *sym,
+		       size_t *cap)
+{
+	int nr = 0;
+	char *line = out, *next;
+
+	for (; line && *line; line = next) {
+		uint64_t addr;
+		char *text;
+		int n;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		if (strstr(line, file))
+			continue;
+		n = file_line(line);
+		if (n >= 0) {
+			nr = n;
+			continue;
+		}
+		if (parse_insn_line(line, &addr, &text) && addr >= sym->start && addr < sym->end) {
+			add_insn(a, cap, addr, text);
+			add_row(a, (long)a->nr - 1, nr++, NULL);
+		} else
+			add_row(a, -1, nr++, line);
+	}
+}
+
+int symbol__annotate(struct annotate_ctx *ctx, const struct sym_hist *sh, struct annotation *a,
+		     char *err, size_t errsize)
 {
 	struct dso *dso = sh->dso;
 	const char *files[2];
@@ -292,23 +377,26 @@ int symbol__annotate(struct dsos *d, const struct sym_hist *sh, struct annotatio
 		files[nfiles++] = dso->symsrc;
 	for (size_t f = 0; f < nfiles && !a->nr; f++) {
 		free(out);
-		out = run_objdump(files[f], sh->sym->start, sh->sym->end, &len);
+		out = run_objdump(files[f], sh->sym->start, sh->sym->end, ctx->no_source, &len);
 		if (!out)
 			continue;
+		if (ctx->no_source) {
+			/* rows of a file that gave no instruction are not wanted */
+			for (size_t i = 0; i < a->nr_rows; i++)
+				free(a->rows[i].text);
+			a->nr_rows = 0;
+			parse_rows(a, out, files[f], sh->sym, &cap);
+			if (a->nr)
+				a->objdump_file = xstrdup(files[f]);
+			continue;
+		}
 		for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 			uint64_t addr;
 			char *text;
 
 			if (!parse_insn_line(line, &addr, &text) || addr < sh->sym->start || addr >= sh->sym->end)
 				continue;
-			if (a->nr == cap) {
-				cap = cap ? cap * 2 : 64;
-				a->insns = xrealloc(a->insns, cap * sizeof(*a->insns));
-			}
-			memset(&a->insns[a->nr], 0, sizeof(a->insns[0]));
-			a->insns[a->nr].addr = addr;
-			a->insns[a->nr].text = xstrdup(text);
-			a->nr++;
+			add_insn(a, &cap, addr, text);
 		}
 		if (a->nr)
 			a->objdump_file = xstrdup(files[f]);
@@ -338,13 +426,12 @@ int symbol__annotate(struct dsos *d, const struct sym_hist *sh, struct annotatio
 		a->insns[lo].nr_samples += sh->hits[i].nr;
 		a->period += sh->hits[i].period;
 	}
-	for (size_t f = 0; f < nfiles; f++) {
-		add_lines(files[f], a);
+	for (size_t f = 0; f < nfiles && !ctx->no_source; f++) {
+		add_lines(ctx, files[f], a);
 		for (size_t i = 0; i < a->nr; i++)
 			if (a->insns[i].src_line)
 				return 0;
 	}
-	(void)d;
 	return 0;
 }
 
@@ -353,6 +440,9 @@ void annotation__exit(struct annotation *a)
 	for (size_t i = 0; i < a->nr; i++)
 		free(a->insns[i].text);
 	free(a->insns);
+	for (size_t i = 0; i < a->nr_rows; i++)
+		free(a->rows[i].text);
+	free(a->rows);
 	free(a->objdump_file);
 	memset(a, 0, sizeof(*a));
 }

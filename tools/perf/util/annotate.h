@@ -46,23 +46,42 @@ struct annotated_insn {
 	int src_line;              /* 0 = unknown */
 };
 
+/* --no-source: objdump -l's own lines, numbered the way perf 6.1 numbers them */
+struct annotate_row {
+	long insn;                 /* index into insns, or -1 for a text row */
+	int line_nr;               /* perf's running number (text rows only) */
+	char *text;
+};
+
 struct annotation {
 	struct annotated_insn *insns;
 	size_t nr;
+	struct annotate_row *rows; /* only with annotate_ctx.no_source */
+	size_t nr_rows;
 	uint64_t period;           /* of the symbol: what the percentages divide */
 	char *objdump_file;        /* the file disassembled */
 };
+
+struct source_file;
+
+/* What one perf annotate run shares between symbols: options and the source files read. */
+struct annotate_ctx {
+	bool no_source;            /* rows from objdump -l instead of DWARF source lines */
+	struct source_file *sources;
+};
+
+void annotate_ctx__exit(struct annotate_ctx *ctx);
 
 /*
  * Disassembles sym from its DSO and spreads the hits over its instructions
  * (a hit belongs to the instruction that contains its address). Returns 0,
  * or -1 with a one-line reason in err.
  */
-int symbol__annotate(struct dsos *d, const struct sym_hist *sh, struct annotation *a, char *err,
-		     size_t errsize);
+int symbol__annotate(struct annotate_ctx *ctx, const struct sym_hist *sh, struct annotation *a,
+		     char *err, size_t errsize);
 void annotation__exit(struct annotation *a);
 
-/* Line `line` (1-based) of a source file, read once and kept; NULL if unreadable. */
-const char *source_line(const char *path, int line);
+/* Line `line` (1-based) of a source file, read once per ctx; NULL if unreadable. */
+const char *source_line(struct annotate_ctx *ctx, const char *path, int line);
 
 #endif

@@ -76,34 +76,41 @@ int filename__read_build_id(const char *path, uint8_t *id, size_t max)
 	return n > 0 ? ((size_t)n < max ? n : (int)max) : -1;
 }
 
+int build_id__from_notes(const void *notes, size_t size, uint8_t *id, size_t max)
+{
+	const unsigned char *p = notes;
+	size_t off = 0;
+
+	/* Elf_Nhdr records: namesz, descsz, type, then name and desc, each 4-byte aligned */
+	while (off + 12 <= size) {
+		uint32_t namesz, descsz, type;
+		size_t name_off = off + 12, desc_off;
+
+		memcpy(&namesz, p + off, 4);
+		memcpy(&descsz, p + off + 4, 4);
+		memcpy(&type, p + off + 8, 4);
+		desc_off = name_off + ALIGN_UP((size_t)namesz, (size_t)4);
+		if (desc_off > size || descsz > size - desc_off)
+			return -1;
+		if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(p + name_off, "GNU", 4) &&
+		    descsz > 0 && descsz <= max) {
+			memcpy(id, p + desc_off, descsz);
+			return (int)descsz;
+		}
+		off = desc_off + ALIGN_UP((size_t)descsz, (size_t)4);
+	}
+	return -1;
+}
+
 int sysfs__read_build_id(const char *notes_path, uint8_t *id, size_t max)
 {
-	size_t size, off = 0;
+	size_t size;
 	char *buf = read_file(notes_path, &size);
-	int ret = -1;
+	int ret;
 
 	if (!buf)
 		return -1;
-	/* raw Elf_Nhdr records, 4-byte aligned */
-	while (off + 12 <= size) {
-		uint32_t namesz, descsz, type;
-
-		memcpy(&namesz, buf + off, 4);
-		memcpy(&descsz, buf + off + 4, 4);
-		memcpy(&type, buf + off + 8, 4);
-		off += 12;
-		if (namesz > size || descsz > size ||
-		    off + ALIGN_UP((size_t)namesz, 4) + ALIGN_UP((size_t)descsz, 4) > size)
-			break;
-		if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(buf + off, "GNU", 4)) {
-			size_t n = descsz < max ? descsz : max;
-
-			memcpy(id, buf + off + 4, n);
-			ret = (int)n;
-			break;
-		}
-		off += ALIGN_UP((size_t)namesz, 4) + ALIGN_UP((size_t)descsz, 4);
-	}
+	ret = build_id__from_notes(buf, size, id, max);
 	free(buf);
 	return ret;
 }

@@ -34,8 +34,18 @@ char *build_id_cache__origname(const char *root, const uint8_t *id, size_t size)
 /* <debuginfo_root>/.build-id/<xx>/<rest>.debug, e.g. under /usr/lib/debug (malloc'ed) */
 char *build_id__debuginfo_path(const char *debuginfo_root, const uint8_t *id, size_t size);
 
+/* The NT_GNU_BUILD_ID of a block of ELF notes (/sys/kernel/notes, a PT_NOTE):
+ * its size (at most max), or -1 when there is none. */
+int build_id__from_notes(const void *notes, size_t size, uint8_t *id, size_t max);
+
 /* Running kernel's build-id from /sys/kernel/notes (or a notes file): size or -1. */
 int sysfs__read_build_id(const char *notes_path, uint8_t *id, size_t max);
+
+/* Reads the NT_GNU_BUILD_ID of an ELF file; returns its size or -1. */
+int filename__read_build_id(const char *path, uint8_t *id, size_t max);
+
+/* lowercase hex, NUL-terminated; buf needs 2*size+1 */
+char *build_id__sprintf(const uint8_t *id, size_t size, char *buf);
 
 /* Parses lower/upper-case hex into id; returns the byte count or -1. */
 int build_id__parse(const char *hex, uint8_t *id, size_t max);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include "compress.h"
 #include "data.h"
 #include "header.h"
 #include "debug.h"
@@ -568,13 +569,114 @@ static int next_fd(struct perf_data_reader *r, union perf_event **ev, uint64_t *
 	return 1;
 }
 
+/* a decompressed record fed to us in one piece must not outgrow this (zip bombs) */
+#define DECOMP_LIMIT_MIN (64ul << 20)
+
+static int compressed_error(struct perf_data_reader *r, const char *what)
+{
+	return reader_error(r, "corrupt compressed data in the COMPRESSED record at offset %#llx: %s",
+			    (unsigned long long)r->zoffset, what);
+}
+
+/* a COMPRESSED record's payload goes behind what is left of the previous one */
+static int feed_compressed(struct perf_data_reader *r, const union perf_event *ev, uint64_t offset)
+{
+	struct perf_comp_feature f;
+	size_t limit = DECOMP_LIMIT_MIN;
+	char err[160];
+
+	r->nr_compressed++;
+	r->zoffset = offset;
+	if (!r->zd) {
+		if (perf_data_reader__has_feat(r, HEADER_COMPRESSED) &&
+		    !perf_comp_feature__decode(&f, r->feat[HEADER_COMPRESSED].data, r->feat[HEADER_COMPRESSED].size) &&
+		    f.type != PERF_COMP_ZSTD)
+			return reader_error(r, "compression type %u is not supported (only 1, zstd)", f.type);
+		r->zd = perf_decompressor__new();
+		if (!r->zd)
+			return -1;
+	}
+	/* perf sizes its buffer by the ring (mmap_len); allow that much at least */
+	if (perf_data_reader__has_feat(r, HEADER_COMPRESSED) &&
+	    !perf_comp_feature__decode(&f, r->feat[HEADER_COMPRESSED].data, r->feat[HEADER_COMPRESSED].size))
+		limit = MAX(limit, 2ul * f.mmap_len);
+	if (r->zpos) {
+		memmove(r->zbuf, r->zbuf + r->zpos, r->zlen - r->zpos);
+		r->zlen -= r->zpos;
+		r->zpos = 0;
+	}
+	if (perf_decompressor__feed(r->zd, (const unsigned char *)ev + sizeof(ev->header),
+				    ev->header.size - sizeof(ev->header), &r->zbuf, &r->zlen, &r->zcap,
+				    limit, err, sizeof(err)) < 0)
+		return compressed_error(r, err);
+	return 0;
+}
+
+/* 1: a whole record from the decompressed bytes; 0: none (yet); -1: corrupt */
+static int take_decompressed(struct perf_data_reader *r, union perf_event **ev, uint64_t *offset)
+{
+	struct perf_event_header h;
+	unsigned char *p;
+
+	if (r->zlen - r->zpos < sizeof(h))
+		return 0;
+	p = r->zbuf + r->zpos;
+	memcpy(&h, p, sizeof(h));
+	if (h.size < sizeof(h)) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "a record inside has size %u < 8", h.size);
+		return compressed_error(r, what);
+	}
+	if (h.type == PERF_RECORD_COMPRESSED)
+		return compressed_error(r, "a COMPRESSED record inside a COMPRESSED record");
+	if (h.size > r->zlen - r->zpos)
+		return 0;   /* it continues in the next COMPRESSED record */
+	if ((uintptr_t)p & 7) {
+		ensure_buf(r, h.size);
+		memcpy(r->buf, p, h.size);
+		p = r->buf;
+	}
+	r->zpos += h.size;
+	*ev = (union perf_event *)p;
+	*offset = r->zoffset;
+	return 1;
+}
+
+/* the next record of the stream with COMPRESSED records opened up */
+static int next_record(struct perf_data_reader *r, union perf_event **ev, uint64_t *offset)
+{
+	for (;;) {
+		int ret = take_decompressed(r, ev, offset);
+
+		if (ret) {
+			r->ev_transient = true;
+			return ret;
+		}
+		drop_tail(r);
+		ret = r->map ? next_mapped(r, ev, offset) : next_fd(r, ev, offset);
+		if (ret <= 0) {
+			if (!ret && r->zlen > r->zpos)
+				pr_warning("%s: the compressed data ends inside a record (%zu bytes left over), truncated file?\n",
+					   r->path, r->zlen - r->zpos);
+			r->zpos = r->zlen = 0;
+			return ret;
+		}
+		if ((*ev)->header.type == PERF_RECORD_COMPRESSED) {
+			if (feed_compressed(r, *ev, *offset))
+				return -1;
+			continue;
+		}
+		r->ev_transient = !r->map || (unsigned char *)*ev == r->buf;
+		return 1;
+	}
+}
+
 int perf_data_reader__next(struct perf_data_reader *r, union perf_event **ev, uint64_t *offset)
 {
 	for (;;) {
-		int ret;
+		int ret = next_record(r, ev, offset);
 
-		drop_tail(r);
-		ret = r->map ? next_mapped(r, ev, offset) : next_fd(r, ev, offset);
 		if (ret <= 0)
 			return ret;
 		if ((*ev)->header.type >= PERF_RECORD_HEADER_MAX) {
@@ -605,6 +707,8 @@ void perf_data_reader__close(struct perf_data_reader *r)
 		free(r->feat[i].data);
 	free(r->buf);
 	free(r->inbuf);
+	free(r->zbuf);
+	perf_decompressor__delete(r->zd);
 	free((char *)r->path);
 	memset(r, 0, sizeof(*r));
 	r->fd = -1;

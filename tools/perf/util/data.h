@@ -11,13 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "event.h"
-
-struct perf_file_attr {
-	struct perf_event_attr attr;   /* zero-extended when the file's attr is shorter */
-	uint64_t *ids;
-	uint32_t nr_ids;
-	char *name;                    /* from EVENT_DESC, or NULL */
-};
+#include "header.h"
 
 struct perf_feature_blob {
 	void *data;                    /* payload exactly as in the file (file byte order) */
@@ -57,6 +51,19 @@ struct perf_data_reader {
 	unsigned char *inbuf;          /* read-ahead buffer of fd input */
 	size_t inbuf_pos, inbuf_len, inbuf_cap;
 	uint64_t nr_unknown_skipped;   /* records of type >= PERF_RECORD_HEADER_MAX dropped */
+
+	/*
+	 * PERF_RECORD_COMPRESSED: next() decompresses them and hands out the
+	 * records inside in their place; the COMPRESSED records themselves are
+	 * only counted.
+	 */
+	struct perf_decompressor *zd;
+	unsigned char *zbuf;           /* decompressed bytes not yet handed out */
+	size_t zpos, zlen, zcap;
+	uint64_t zoffset;              /* file offset of the COMPRESSED record being read */
+	uint64_t nr_compressed;
+	/* the record next() returned is in a buffer that the next call reuses (not in the map) */
+	bool ev_transient;
 };
 
 /*
@@ -69,7 +76,9 @@ int perf_data_reader__open(struct perf_data_reader *r, const char *path);
  * Next record in file order. Returns 1 with *ev set (valid until the next
  * call; size checked to be >= 8 and to fit in the data), 0 at the end of the
  * data, -1 on an unrecoverable error (message printed). A truncated last
- * record is a warning and the end. *offset gets the record's file offset.
+ * record is a warning and the end. *offset gets the record's file offset
+ * (for a record from inside a COMPRESSED record: that record's offset).
+ * Records must be copied to outlive the next call when r->ev_transient.
  *
  * Pipe mode: HEADER_ATTR, HEADER_FEATURE and HEADER_TRACING_DATA records are
  * absorbed into attrs / feat / tracing_data *and* returned, so that a copier

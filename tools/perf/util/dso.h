@@ -79,10 +79,6 @@ struct symbol *dso__find_symbol(struct dso *dso, uint64_t addr);
 /* What a name in an MMAP record is: [kernel.kallsyms]..., [vdso], /tmp/perf-N.map, //anon... */
 enum dso_kind dso__kind_of(const char *name);
 
-/* Reads the NT_GNU_BUILD_ID of an ELF file; returns its size or -1. */
-int filename__read_build_id(const char *path, uint8_t *id, size_t max);
-/* lowercase hex, NUL-terminated; buf needs 2*size+1 */
-char *build_id__sprintf(const uint8_t *id, size_t size, char *buf);
 
 /*
  * "file.c:42" for addr (same space as symbols), from DWARF .debug_line,

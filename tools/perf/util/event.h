@@ -181,6 +181,24 @@ struct perf_record_time_conv {
 	uint8_t cap_user_time_zero, cap_user_time_short, reserved[6];
 };
 
+/* kernel code with a name: BPF programs, trampolines (perf-data-records-2.md) */
+struct perf_record_ksymbol {
+	struct perf_event_header header;
+	uint64_t addr;
+	uint32_t len;
+	uint16_t ksym_type;            /* PERF_RECORD_KSYMBOL_TYPE_* */
+	uint16_t flags;                /* PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER */
+	char name[];                   /* NUL-terminated, padded to 8 */
+};
+
+struct perf_record_bpf_event {
+	struct perf_event_header header;
+	uint16_t type;                 /* PERF_BPF_EVENT_PROG_LOAD / _UNLOAD */
+	uint16_t flags;
+	uint32_t id;
+	uint8_t tag[8];
+};
+
 union perf_event {
 	struct perf_event_header header;
 	struct perf_record_mmap mmap;
@@ -196,6 +214,8 @@ union perf_event {
 	struct perf_record_header_feature feat;
 	struct perf_record_id_index id_index;
 	struct perf_record_time_conv time_conv;
+	struct perf_record_ksymbol ksymbol;
+	struct perf_record_bpf_event bpf;
 };
 
 const char *perf_record_type_name(uint32_t type);

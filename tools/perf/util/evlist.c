@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <dirent.h>
+#include <poll.h>
+#include <signal.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +11,7 @@
 #include <unistd.h>
 #include "debug.h"
 #include "evlist.h"
+#include "trace-event.h"
 #include "util.h"
 
 /* perf 6.1 files carry 128-byte attrs (PERF_ATTR_SIZE_VER7) */
@@ -58,6 +61,18 @@ static void evsel__set_dwarf_callchain(struct perf_event_attr *a, uint32_t stack
 	a->exclude_callchain_user = 1;
 	a->sample_regs_user = 0xff0fffull;
 	a->sample_stack_user = stack_size;
+}
+
+void evlist__add_default(struct evlist *el)
+{
+	struct parsed_event pe;
+
+	memset(&pe, 0, sizeof(pe));
+	pe.attr.type = PERF_TYPE_HARDWARE;
+	pe.attr.config = PERF_COUNT_HW_CPU_CYCLES;
+	pe.attr.precise_ip = 3;
+	pe.name = (char *)"cycles:P";
+	evlist__add(el, &pe, false);
 }
 
 void evlist__config(struct evlist *el, const struct record_opts *opts)
@@ -423,4 +438,42 @@ pid_t *thread_list__from_pid(pid_t pid, int *nr)
 	qsort(list, n, sizeof(pid_t), pid_cmp);
 	*nr = n;
 	return list;
+}
+
+int evlist__tracing_data(const struct evlist *el, void **buf, size_t *size)
+{
+	char **names = NULL;
+	size_t n = 0;
+	int ret;
+
+	for (size_t i = 0; i < el->nr; i++) {
+		if (el->entries[i].attr.type != PERF_TYPE_TRACEPOINT)
+			continue;
+		names = xrealloc(names, (n + 1) * sizeof(*names));
+		names[n++] = xasprintf("%s:%s", el->entries[i].tp_system, el->entries[i].tp_event);
+	}
+	if (!n)
+		return 0;
+	ret = trace_event__build_tracing_data_names((const char *const *)names, n, buf, size);
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return ret ? -1 : 1;
+}
+
+int evlist__poll(struct evlist *el, const sigset_t *sigmask)
+{
+	int live = 0;
+
+	ppoll(el->pollfds, el->nr_pollfds, NULL, sigmask);
+	for (int i = 0; i < el->nr_pollfds; i++) {
+		if (el->pollfds[i].fd < 0)
+			continue;
+		/* a per-thread target that exited: stop watching it */
+		if (el->pollfds[i].revents & (POLLHUP | POLLERR))
+			el->pollfds[i].fd = -1;
+		else
+			live++;
+	}
+	return el->nr_pollfds ? live : -1;
 }

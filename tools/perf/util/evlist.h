@@ -9,6 +9,7 @@
  * when CPU-agnostic), shared by all events of that CPU via SET_OUTPUT.
  */
 #include <poll.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -33,6 +34,8 @@ struct record_opts {
 	uint64_t period;           /* -c */
 	bool use_clockid;
 	int clockid;
+	int mmap_pages;            /* -m: data pages per ring */
+	int comp_level;            /* -z: zstd level, 0 = off */
 };
 
 struct evsel_rec {
@@ -64,6 +67,9 @@ void evlist__exit(struct evlist *el);
 /* Adds an event as parsed (copied). */
 void evlist__add(struct evlist *el, const struct parsed_event *pe, bool user_requested);
 
+/* perf's default: the most precise cycles (cpu-clock without a PMU, see evlist__open) */
+void evlist__add_default(struct evlist *el);
+
 /*
  * Sets the sampling attrs like perf 6.1 record: sample_type, read_format,
  * side-band tracking on the first event only, freq/period, clockid, ...
@@ -83,6 +89,13 @@ int evlist__open(struct evlist *el);
 /* One ring buffer of data_pages per CPU (or per thread). */
 int evlist__mmap(struct evlist *el, size_t data_pages);
 
+/*
+ * Waits for data with sigmask in force (ppoll). Returns the fds still
+ * live (a per-thread target that exited is dropped), -1 if there are none
+ * to watch at all.
+ */
+int evlist__poll(struct evlist *el, const sigset_t *sigmask);
+
 int evlist__enable(struct evlist *el);
 int evlist__disable(struct evlist *el);
 
@@ -93,6 +106,13 @@ struct evsel_rec *evlist__find_id(struct evlist *el, uint64_t id);
 uint64_t evlist__sample_type(const struct evlist *el);
 
 void evlist__close(struct evlist *el);
+
+/*
+ * The tracing data (TRACING_DATA feature / pipe record) of the evlist's
+ * tracepoints: 1 with a malloc'ed *buf, 0 when there are none, -1 after a
+ * message.
+ */
+int evlist__tracing_data(const struct evlist *el, void **buf, size_t *size);
 
 /* Threads of a process from /proc/PID/task; NULL if it does not exist. */
 pid_t *thread_list__from_pid(pid_t pid, int *nr);

@@ -12,7 +12,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "event.h"
-#include "data.h"
+
+/* an event of a perf.data file: its attr, ids and name */
+struct perf_file_attr {
+	struct perf_event_attr attr;   /* zero-extended when the file's attr is shorter */
+	uint64_t *ids;
+	uint32_t nr_ids;
+	char *name;                    /* from EVENT_DESC, or NULL */
+};
 
 /* perf pads feature strings (length includes the NUL) to this */
 #define PERF_STRING_ALIGN 64
@@ -74,8 +81,6 @@ void build_id__encode(struct feat_buf *b, const struct build_id_entry *e, uint32
 /* Decodes a whole feature payload. -1 (pr_debug) on a malformed record. */
 int build_id__decode(const void *data, size_t size, struct build_id_entry **entries, size_t *nr);
 void build_id__free_entries(struct build_id_entry *entries, size_t nr);
-/* lowercase hex of the first `size` bytes; buf needs 2*size+1 */
-char *build_id__hex(const uint8_t *id, size_t size, char *buf);
 
 /* ---- EVENT_DESC (feature 12) ---- */
 
@@ -93,18 +98,7 @@ void event_desc__free(struct event_desc *descs, size_t nr);
 
 /* ---- features perf record fills from the running system ---- */
 
-/*
- * HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, CPUID, TOTAL_MEM and
- * CMDLINE (the perf binary's absolute path followed by the subcommand's
- * argv, "/usr/bin/perf" "record" "-e" ... as perf 6.1 records it).
- * Features that cannot be determined are left out. Returns 0.
- */
-int header__write_env_features(struct perf_data_writer *w, int argc, const char **argv);
-/* CLOCKID (resolution in ns) and CLOCK_DATA (wall clock and clockid time, now) */
-int header__write_clock_features(struct perf_data_writer *w, int clockid);
-int header__write_sample_time(struct perf_data_writer *w, uint64_t first, uint64_t last);
-
-/* The individual encoders behind the above, exposed for tests and reuse. */
+/* Encoders of the features perf record fills (util/record-features.c writes them). */
 void header__encode_string(struct feat_buf *b, const char *s);
 /* u32 nr_cpus_available, u32 nr_cpus_online */
 void header__encode_nrcpus(struct feat_buf *b, uint32_t avail, uint32_t online);

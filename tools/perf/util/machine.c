@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+#include <elf.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,6 +135,7 @@ void machine__init(struct machine *m)
 	m->nthreads_buckets = 1024;
 	m->threads = xzalloc(m->nthreads_buckets * sizeof(*m->threads));
 	m->kmaps = maps__new();
+	m->ksymbols = maps__new();
 	dsos__init(&m->dsos);
 }
 
@@ -150,6 +153,7 @@ void machine__exit(struct machine *m)
 	}
 	free(m->threads);
 	maps__put(m->kmaps);
+	maps__put(m->ksymbols);
 	dsos__exit(&m->dsos);
 }
 
@@ -258,9 +262,13 @@ static int process_fork(struct machine *m, const struct perf_record_fork *f)
 		child = thread__new(m, f->pid, f->tid);
 	child->pid = f->pid;
 	child->ppid = f->ppid;
-	free(child->comm);
-	child->comm = xstrdup(parent->comm);
-	child->comm_set = parent->comm_set;
+	/* a parent known only by its tid has no name to hand down: the child
+	 * keeps its own ":TID", as in perf 6.1 (the idle task is "swapper") */
+	if (parent->comm_set || parent->tid == 0) {
+		free(child->comm);
+		child->comm = xstrdup(parent->comm);
+		child->comm_set = true;
+	}
 	if (f->pid == f->ppid) {
 		/* a new thread shares the address space */
 		child->maps = parent->maps;
@@ -354,6 +362,48 @@ static int process_mmap(struct machine *m, uint32_t pid, uint32_t tid, uint64_t 
 	return 0;
 }
 
+/*
+ * KSYMBOL: [addr, addr+len) is kernel code named `name` from now on (a DSO
+ * of that name with one symbol, as perf 6.1 shows it), until an UNREGISTER
+ * of the range; then the kernel map answers for it again. Kept apart from
+ * kmaps because the kernel map spans these addresses and must come back.
+ */
+static int process_ksymbol(struct machine *m, const struct perf_record_ksymbol *k, size_t size)
+{
+	size_t max = size - offsetof(struct perf_record_ksymbol, name);
+	uint64_t end = k->addr + k->len;
+	char name[512];
+	struct map *map;
+	size_t i, j;
+
+	if (size <= sizeof(*k) || !k->len || end < k->addr)
+		return 0;
+	/* drop what the range covered (a new registration or an unregistration) */
+	i = maps__lower(m->ksymbols, k->addr);
+	for (j = i; j < m->ksymbols->nr && m->ksymbols->entries[j]->start < end; j++)
+		map__put(m->ksymbols->entries[j]);
+	memmove(&m->ksymbols->entries[i], &m->ksymbols->entries[j],
+		(m->ksymbols->nr - j) * sizeof(*m->ksymbols->entries));
+	m->ksymbols->nr -= j - i;
+	if (k->flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER)
+		return 0;
+	snprintf(name, sizeof(name), "%.*s", (int)strnlen(k->name, max), k->name);
+	map = xzalloc(sizeof(*map));
+	map->start = k->addr;
+	map->end = end;
+	map->refcnt = 1;
+	map->dso = dsos__findnew(&m->dsos, name);
+	if (!map->dso->loaded) {
+		map->dso->kind = DSO_KIND_ANON;
+		map->dso->absolute = true;
+		map->dso->loaded = true;
+		symtab__add(&map->dso->symtab, k->addr, k->len, STB_GLOBAL, STT_FUNC, name);
+		symtab__finish(&map->dso->symtab);
+	}
+	maps__insert(m->ksymbols, map);
+	return 0;
+}
+
 int machine__process_event(struct machine *m, const union perf_event *ev, const struct perf_sample *s)
 {
 	size_t size = ev->header.size;
@@ -409,6 +459,8 @@ int machine__process_event(struct machine *m, const union perf_event *ev, const 
 				    has_bid ? ev->mmap2.build_id : NULL,
 				    has_bid ? MIN(ev->mmap2.build_id_size, BUILD_ID_MAX) : 0);
 	}
+	case PERF_RECORD_KSYMBOL:
+		return process_ksymbol(m, &ev->ksymbol, size);
 	default:
 		return 0;
 	}
@@ -416,8 +468,11 @@ int machine__process_event(struct machine *m, const union perf_event *ev, const 
 
 struct map *machine__find_map(struct machine *m, struct thread *t, uint8_t cpumode, uint64_t ip)
 {
-	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL)
-		return maps__find(m->kmaps, ip);
+	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL) {
+		struct map *map = maps__find(m->ksymbols, ip);
+
+		return map ? map : maps__find(m->kmaps, ip);
+	}
 	return t && t->maps ? maps__find(t->maps, ip) : NULL;
 }
 

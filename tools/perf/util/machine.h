@@ -42,6 +42,7 @@ struct machine {
 	struct thread **threads;      /* hash by tid */
 	size_t nthreads_buckets, nr_threads;
 	struct maps *kmaps;           /* kernel maps (pid -1) */
+	struct maps *ksymbols;        /* KSYMBOL ranges (BPF programs, trampolines): before kmaps */
 	struct dsos dsos;
 	bool kernel_map_seen;
 };
@@ -60,7 +61,7 @@ struct addr_location {
 void machine__init(struct machine *m);
 void machine__exit(struct machine *m);
 
-/* COMM, FORK, EXIT, MMAP, MMAP2: update the model. Others are ignored.
+/* COMM, FORK, EXIT, MMAP, MMAP2, KSYMBOL: update the model. Others are ignored.
  * s may be NULL (no sample_id). Returns 0. */
 int machine__process_event(struct machine *m, const union perf_event *ev, const struct perf_sample *s);
 

@@ -19,7 +19,7 @@ void script_trace__delete(struct trace_printer *tp)
 	free(tp);
 }
 
-int script_trace__format(struct trace_printer *tp, struct perf_session *s, struct evsel *evsel,
+int script_trace__format(struct trace_printer *tp, struct perf_session *s, const struct evsel *evsel,
 			 const void *raw, size_t size, char *buf, size_t bufsz)
 {
 	struct trace_formats *tf = perf_session__trace_formats(s);

@@ -13,7 +13,7 @@ struct trace_printer;
 struct trace_printer *script_trace__new(void);
 void script_trace__delete(struct trace_printer *tp);
 /* the decoded fields of a raw tracepoint sample ("arg1=42 ..."); -1 when unknown */
-int script_trace__format(struct trace_printer *tp, struct perf_session *s, struct evsel *evsel,
+int script_trace__format(struct trace_printer *tp, struct perf_session *s, const struct evsel *evsel,
 			 const void *raw, size_t size, char *buf, size_t bufsz);
 
 #endif

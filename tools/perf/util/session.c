@@ -302,7 +302,7 @@ int perf_session__process_events(struct perf_session *s, struct perf_tool *tool)
 	union perf_event *ev;
 	uint64_t offset;
 	int ret = 0, r;
-	/* records point into the mapped file; from a pipe they must be copied */
+	/* records point into the mapped file; from a pipe or out of a COMPRESSED record they must be copied */
 	bool copy = s->reader.is_pipe || s->reader.map == NULL;
 
 	while ((r = perf_data_reader__next(&s->reader, &ev, &offset)) > 0) {
@@ -364,8 +364,8 @@ int perf_session__process_events(struct perf_session *s, struct perf_tool *tool)
 
 		q->time = t;
 		q->seq = oq.seq++;
-		q->owned = copy;
-		if (copy) {
+		q->owned = copy || s->reader.ev_transient;
+		if (q->owned) {
 			q->ev = xmalloc(ev->header.size);
 			memcpy(q->ev, ev, ev->header.size);
 		} else
@@ -375,6 +375,8 @@ int perf_session__process_events(struct perf_session *s, struct perf_tool *tool)
 	}
 	if (!ret)
 		ret = flush_queue(s, tool, &oq, 0, true);
+	/* the reader opened them up; counted as perf counts them */
+	s->nr_events[PERF_RECORD_COMPRESSED] = s->reader.nr_compressed;
 	for (size_t i = 0; i < oq.nr; i++)
 		if (oq.q[i].owned)
 			free(oq.q[i].ev);

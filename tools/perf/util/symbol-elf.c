@@ -153,7 +153,8 @@ static bool sym__wanted(const GElf_Sym *sym, const char *name, const GElf_Shdr *
 {
 	int type = GELF_ST_TYPE(sym->st_info);
 
-	if (!name || !name[0] || sym->st_shndx == SHN_UNDEF)
+	/* absolute symbols are not code: version names (LINUX_2.6, XZ_5.1.2alpha) at 0 */
+	if (!name || !name[0] || sym->st_shndx == SHN_UNDEF || sym->st_shndx == SHN_ABS)
 		return false;
 	switch (type) {
 	case STT_FUNC:

@@ -6,6 +6,7 @@
  * the symbol table's sorting and lookups.
  */
 #include "fuzz-util.h"
+#include "util/build-id.h"
 #include "util/dso.h"
 #include "util/symbol.h"
 #include "util/symbol-elf.h"

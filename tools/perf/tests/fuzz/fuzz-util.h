@@ -36,11 +36,6 @@ struct fuzz_file {
 int verbose;
 int quiet = 1;
 
-/* perf.c's, referenced by util/header.c (perf record's features); weak so a
- * target that needs real values can define them */
-__attribute__((weak)) const char perf_version_string[] = "fuzz";
-__attribute__((weak)) const char *perf_exec_path;
-
 void pr_msg(int level, const char *fmt, ...)
 {
 	static int loud = -1;

@@ -54,6 +54,9 @@ for p in ref:$perf_ref ours:$perf_ours; do
 	rec "$tag-tp" "$perf" -e sched:sched_process_exec -e sched:sched_process_exit -- true
 	rec "$tag-tp-pipe" "$perf" pipe -e sched:sched_process_exec -- true
 	rec "$tag-two" "$perf" -e cpu-clock,task-clock -- "$wl/rec_cpu" 30
+	# COMPRESSED records (zstd) in file and pipe mode
+	rec "$tag-z" "$perf" -z -e cpu-clock -- "$wl/rec_cpu" 30
+	rec "$tag-z-pipe" "$perf" pipe -z -e cpu-clock -- "$wl/rec_cpu" 30
 	# user regs and stack (PERF_SAMPLE_REGS_USER/STACK_USER), and the optional
 	# sample fields and side-band records
 	rec "$tag-dwarf" "$perf" --call-graph dwarf,1024 -e cpu-clock -c 500000 -- "$wl/rec_cpu" 30
