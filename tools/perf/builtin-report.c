@@ -137,9 +137,11 @@ static void print_stats(const struct perf_session *s)
 		if (s->nr_events[t])
 			printf("%16s events: %10llu  (%4.1f%%)\n", perf_record_type_name(t),
 			       (unsigned long long)s->nr_events[t], 100.0 * s->nr_events[t] / total);
+	/* events without samples (dummy:HG of system-wide records) get no block */
 	for (size_t i = 0; i < s->nr_evsels; i++)
-		printf("%s stats:\n%16s events: %10llu\n", s->evsels[i].name, "SAMPLE",
-		       (unsigned long long)s->evsels[i].nr_samples);
+		if (s->evsels[i].nr_samples)
+			printf("%s stats:\n%16s events: %10llu\n", s->evsels[i].name, "SAMPLE",
+			       (unsigned long long)s->evsels[i].nr_samples);
 }
 
 /* a filter with one value makes its column constant: perf names it above and drops it */
@@ -148,19 +150,18 @@ static unsigned report__filter_lines(const struct hist_filter *f, const char *so
 	unsigned hide = 0;
 	const char *keys = sort_keys ? sort_keys : "comm,dso,sym";
 
-	if (f->nr_comms == 1) {
+	if (f->nr_comms == 1 && strstr(keys, "comm")) {
 		printf("# comm: %s\n", f->comms[0]);
 		hide |= 1u << SORT_COMM;
 	}
-	if (f->nr_dsos == 1) {
+	if (f->nr_dsos == 1 && strstr(keys, "dso")) {
 		printf("# dso: %s\n", f->dsos[0]);
 		hide |= 1u << SORT_DSO;
 	}
-	if (f->nr_syms == 1) {
+	if (f->nr_syms == 1 && strstr(keys, "sym")) {
 		printf("# symbol: %s\n", f->syms[0]);
 		hide |= 1u << SORT_SYM;
 	}
-	(void)keys;
 	return hide;
 }
 
