@@ -28,6 +28,7 @@ struct report {
 	struct dsos *dsos;
 	int children_set;           /* -1: not given */
 	bool mode_decided;
+	bool pipe;                  /* the attrs come with the data */
 	struct perf_session *session;
 	struct callchain_resolver resolver;
 	struct hist_frame frames[MAX_FRAMES];
@@ -45,7 +46,10 @@ static int report__ensure_hists(struct report *rep, size_t n)
 			if (rep->session->evsels[i].attr.sample_type & PERF_SAMPLE_CALLCHAIN)
 				has_chain = true;
 		rep->callchains = rep->callchains && has_chain;
-		/* like perf: with call chains in the data, --children is the default */
+		/* like perf: with call chains in the data, --children is the default
+		 * (from a pipe, perf 6.1 decides before it sees them: -g none turns it off) */
+		if (rep->pipe && !rep->callchains)
+			has_chain = false;
 		rep->children = rep->children_set >= 0 ? rep->children_set == 1 && has_chain : has_chain;
 		/* the graph starts at the root in children mode, at the sample without */
 		if (!rep->cc.order_set)
@@ -254,6 +258,7 @@ int cmd_report(int argc, const char **argv)
 		return 1;
 
 	rep.session = s;
+	rep.pipe = s->nr_evsels == 0;
 	rep.tool.sample = report__sample;
 	rep.dsos = &s->machine.dsos;
 	callchain_resolver__init(&rep.resolver, &s->machine, inl);

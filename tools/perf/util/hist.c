@@ -385,31 +385,25 @@ void hists__add_sample(struct hists *h, const char *comm, int32_t pid, int32_t t
 			ck.srcline = frame_srcline(h, &frames[i]);
 		findnew_entry(h, &ck);
 	}
-	/* every caller gets the period once, however often it recurs in this chain */
-	for (size_t i = 1; i < n; i++) {
+	/*
+	 * Every entry gets a sample's period once, however many of its frames
+	 * fall into it; the chain it gets starts at the first of them in the
+	 * order the graph is shown (the outermost in caller order), as in perf.
+	 */
+	for (size_t step = 1; step < n; step++) {
+		size_t i = h->callee_order ? step : n - step;
 		struct entry_key ck = k;
 		struct hist_entry *c;
 		struct hist_frame cf = caller_view(&frames[i]);
-		bool seen = false;
 
 		/* perf's quirk, kept for identical rows: a caller outside every map
 		 * takes the [k]/[.] level of the sampled address */
 		if (!cf.dso)
 			cf.kernel = frames[0].kernel;
-
 		ck.frame = &cf;
 		if (hists__has_key(h, SORT_SRCLINE))
 			ck.srcline = frame_srcline(h, &frames[i]);
-		for (size_t j = 1; j < i && !seen; j++) {
-			struct hist_frame pj = caller_view(&frames[j]);
-
-			seen = frame_same(&pj, &cf);
-		}
-		seen = seen || frame_same(&frames[0], &cf);
-		if (seen)
-			continue;
 		c = findnew_entry(h, &ck);
-		/* callers that fall into one entry (--sort dso: main and its callees) count once */
 		if (c->last_sample == h->nr_samples)
 			continue;
 		c->last_sample = h->nr_samples;
