@@ -347,6 +347,23 @@ static void chain_add(struct hists *h, struct callchain_node *parent, const stru
 	parent->self += period;
 }
 
+/* the entry frames[i] counts in as a caller of the sample keyed k */
+static struct hist_entry *caller_entry(struct hists *h, const struct entry_key *k,
+				       const struct hist_frame *frames, size_t i)
+{
+	struct entry_key ck = *k;
+	struct hist_frame cf = caller_view(&frames[i]);
+
+	/* perf's quirk, kept for identical rows: a caller outside every map
+	 * takes the [k]/[.] level of the sampled address */
+	if (!cf.dso)
+		cf.kernel = frames[0].kernel;
+	ck.frame = &cf;
+	if (hists__has_key(h, SORT_SRCLINE))
+		ck.srcline = frame_srcline(h, &frames[i]);
+	return findnew_entry(h, &ck);
+}
+
 void hists__add_sample(struct hists *h, const char *comm, int32_t pid, int32_t tid, int32_t cpu,
 		       const struct hist_frame *frames, size_t n, uint64_t period)
 {
@@ -374,17 +391,8 @@ void hists__add_sample(struct hists *h, const char *comm, int32_t pid, int32_t t
 	 * perf 6.1 makes a sample's caller entries from the root down (in
 	 * either graph order); rows of equal share keep that order.
 	 */
-	for (size_t i = n - 1; i >= 1; i--) {
-		struct entry_key ck = k;
-		struct hist_frame cf = caller_view(&frames[i]);
-
-		if (!cf.dso)
-			cf.kernel = frames[0].kernel;
-		ck.frame = &cf;
-		if (hists__has_key(h, SORT_SRCLINE))
-			ck.srcline = frame_srcline(h, &frames[i]);
-		findnew_entry(h, &ck);
-	}
+	for (size_t i = n - 1; i >= 1; i--)
+		caller_entry(h, &k, frames, i);
 	/*
 	 * Every entry gets a sample's period once, however many of its frames
 	 * fall into it; the chain it gets starts at the first of them in the
@@ -392,18 +400,8 @@ void hists__add_sample(struct hists *h, const char *comm, int32_t pid, int32_t t
 	 */
 	for (size_t step = 1; step < n; step++) {
 		size_t i = h->callee_order ? step : n - step;
-		struct entry_key ck = k;
-		struct hist_entry *c;
-		struct hist_frame cf = caller_view(&frames[i]);
+		struct hist_entry *c = caller_entry(h, &k, frames, i);
 
-		/* perf's quirk, kept for identical rows: a caller outside every map
-		 * takes the [k]/[.] level of the sampled address */
-		if (!cf.dso)
-			cf.kernel = frames[0].kernel;
-		ck.frame = &cf;
-		if (hists__has_key(h, SORT_SRCLINE))
-			ck.srcline = frame_srcline(h, &frames[i]);
-		c = findnew_entry(h, &ck);
 		if (c->last_sample == h->nr_samples)
 			continue;
 		c->last_sample = h->nr_samples;
