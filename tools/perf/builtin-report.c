@@ -29,6 +29,7 @@ struct report {
 	struct dsos *dsos;
 	int children_set;           /* -1: not given */
 	bool mode_decided;
+	bool pipe;                  /* the attrs come with the data */
 	struct perf_session *session;
 	struct callchain_resolver resolver;
 	struct hist_frame frames[MAX_FRAMES];
@@ -46,7 +47,10 @@ static int report__ensure_hists(struct report *rep, size_t n)
 			if (rep->session->evsels[i].attr.sample_type & PERF_SAMPLE_CALLCHAIN)
 				has_chain = true;
 		rep->callchains = rep->callchains && has_chain;
-		/* like perf: with call chains in the data, --children is the default */
+		/* like perf: with call chains in the data, --children is the default
+		 * (from a pipe, perf 6.1 decides before it sees them: -g none turns it off) */
+		if (rep->pipe && !rep->callchains)
+			has_chain = false;
 		rep->children = rep->children_set >= 0 ? rep->children_set == 1 && has_chain : has_chain;
 		/* the graph starts at the root in children mode, at the sample without */
 		if (!rep->cc.order_set)
@@ -138,9 +142,11 @@ static void print_stats(const struct perf_session *s)
 		if (s->nr_events[t])
 			printf("%16s events: %10llu  (%4.1f%%)\n", perf_record_type_name(t),
 			       (unsigned long long)s->nr_events[t], 100.0 * s->nr_events[t] / total);
+	/* events without samples (dummy:HG of system-wide records) get no block */
 	for (size_t i = 0; i < s->nr_evsels; i++)
-		printf("%s stats:\n%16s events: %10llu\n", s->evsels[i].name, "SAMPLE",
-		       (unsigned long long)s->evsels[i].nr_samples);
+		if (s->evsels[i].nr_samples)
+			printf("%s stats:\n%16s events: %10llu\n", s->evsels[i].name, "SAMPLE",
+			       (unsigned long long)s->evsels[i].nr_samples);
 }
 
 /* a filter with one value makes its column constant: perf names it above and drops it */
@@ -149,19 +155,18 @@ static unsigned report__filter_lines(const struct hist_filter *f, const char *so
 	unsigned hide = 0;
 	const char *keys = sort_keys ? sort_keys : "comm,dso,sym";
 
-	if (f->nr_comms == 1) {
+	if (f->nr_comms == 1 && strstr(keys, "comm")) {
 		printf("# comm: %s\n", f->comms[0]);
 		hide |= 1u << SORT_COMM;
 	}
-	if (f->nr_dsos == 1) {
+	if (f->nr_dsos == 1 && strstr(keys, "dso")) {
 		printf("# dso: %s\n", f->dsos[0]);
 		hide |= 1u << SORT_DSO;
 	}
-	if (f->nr_syms == 1) {
+	if (f->nr_syms == 1 && strstr(keys, "sym")) {
 		printf("# symbol: %s\n", f->syms[0]);
 		hide |= 1u << SORT_SYM;
 	}
-	(void)keys;
 	return hide;
 }
 
@@ -256,6 +261,7 @@ int cmd_report(int argc, const char **argv)
 		return 1;
 
 	rep.session = s;
+	rep.pipe = s->nr_evsels == 0;
 	rep.tool.sample = report__sample;
 	rep.dsos = &s->machine.dsos;
 	rep.dsos->debuginfod = debuginfod__new(&dbgd, true);

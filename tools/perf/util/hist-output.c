@@ -92,8 +92,8 @@ static int cmp_nodes(const void *a, const void *b)
 
 	if (x->period != y->period)
 		return x->period > y->period ? -1 : 1;
-	/* equal branches: perf 6.1 shows the higher address first */
-	return x->frame.ip > y->frame.ip ? -1 : x->frame.ip < y->frame.ip;
+	/* equal branches: perf 6.1 shows the higher (DSO) address first */
+	return x->frame.addr > y->frame.addr ? -1 : x->frame.addr < y->frame.addr;
 }
 
 /* the children shown (above the threshold), biggest first; caller frees */
@@ -188,40 +188,96 @@ static void graph_entry(struct graph_ctx *g, const struct callchain_node *root)
 }
 
 /* flat and folded: every path that ends somewhere, from the root */
-static int paths(struct graph_ctx *g, const struct callchain_node *node, int depth)
+struct path_rec {
+	uint64_t value;
+	uint64_t count;
+	size_t order;
+	char *names;           /* the frames, '\n'-separated */
+};
+
+struct path_list {
+	struct path_rec *v;
+	size_t nr, cap;
+};
+
+static void collect_paths(struct graph_ctx *g, const struct callchain_node *node, int depth,
+			  struct path_list *l)
 {
 	size_t n;
 	struct callchain_node **kids;
-	int printed = 0;
 
 	if (depth > 0 && node->self && pct(node->self, g->total) >= g->min_percent) {
-		if (g->cc->mode == CHAIN_FOLDED) {
-			fprintf_value(g, node, NULL, node->self, node->count);
-			for (int i = 0; i < depth; i++)
-				fprintf(g->f, "%s%s", i ? ";" : " ", g->path[i]);
-			fputc('\n', g->f);
-		} else {
-			fprintf(g->f, "           ");
-			fprintf_value(g, node, NULL, node->self, node->count);
-			fputc('\n', g->f);
-			for (int i = 0; i < depth; i++)
-				fprintf(g->f, GRAPH_PAD "    %s\n", g->path[i]);
-			fputc('\n', g->f);
-		}
-		printed = 1;
+		size_t len = 0;
+		char *p;
+
+		for (int i = 0; i < depth; i++)
+			len += strlen(g->path[i]) + 1;
+		if (l->nr == l->cap)
+			l->v = xrealloc(l->v, (l->cap = l->cap ? l->cap * 2 : 16) * sizeof(*l->v));
+		p = l->v[l->nr].names = xmalloc(len + 1);
+		for (int i = 0; i < depth; i++)
+			p += sprintf(p, "%s%s", i ? "\n" : "", g->path[i]);
+		l->v[l->nr].value = node->self;
+		l->v[l->nr].count = node->count;
+		l->v[l->nr].order = l->nr;
+		l->nr++;
 	}
 	if (depth >= (int)ARRAY_SIZE(g->path))
-		return printed;
+		return;
 	kids = visible_kids(g, node, &n);
 	for (size_t i = 0; i < n; i++) {
 		char name[512];
 
 		snprintf(g->path[depth], sizeof(g->path[depth]), "%s",
 			 node_name(kids[i], g->cc->address, name, sizeof(name)));
-		printed |= paths(g, kids[i], depth + 1);
+		collect_paths(g, kids[i], depth + 1, l);
 	}
 	free(kids);
-	return printed;
+}
+
+static int cmp_paths(const void *a, const void *b)
+{
+	const struct path_rec *x = a, *y = b;
+
+	if (x->value != y->value)
+		return x->value > y->value ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* perf lists the paths by their own share, biggest first */
+static void paths(struct graph_ctx *g, const struct callchain_node *root)
+{
+	struct path_list l = { NULL, 0, 0 };
+	struct callchain_node fake = { .period = 0 };
+
+	collect_paths(g, root, 0, &l);
+	if (l.nr)
+		qsort(l.v, l.nr, sizeof(*l.v), cmp_paths);
+	for (size_t i = 0; i < l.nr; i++) {
+		fake.count = l.v[i].count;
+		if (g->cc->mode == CHAIN_FOLDED) {
+			fprintf_value(g, &fake, NULL, l.v[i].value, l.v[i].count);
+			fputc(' ', g->f);
+			for (char *p = l.v[i].names; *p; p++)
+				fputc(*p == '\n' ? ';' : *p, g->f);
+			fputc('\n', g->f);
+		} else {
+			fprintf(g->f, "           ");
+			fprintf_value(g, &fake, NULL, l.v[i].value, l.v[i].count);
+			fprintf(g->f, "\n" GRAPH_PAD "    ");
+			for (char *p = l.v[i].names; *p; p++)
+				fputs(*p == '\n' ? "\n" GRAPH_PAD "    " : (char[]){ *p, 0 }, g->f);
+			fputs("\n\n", g->f);
+		}
+		free(l.v[i].names);
+	}
+	free(l.v);
+}
+
+/* --percent-limit, when given, is the graph threshold too (even a lower one) */
+static double graph_threshold(const struct hist_output *o)
+{
+	return o->percent_limit > 0 ? o->percent_limit : o->cc->min_percent;
 }
 
 static void fprintf_chain(FILE *f, const struct hists *h, const struct hist_output *o,
@@ -231,16 +287,15 @@ static void fprintf_chain(FILE *f, const struct hists *h, const struct hist_outp
 
 	/* perf draws no graph under an entry below the graph threshold */
 	if (!e->chain_root.children ||
-	    pct(h->children ? e->period_children : e->period, hists_base(h)) < o->cc->min_percent)
+	    pct(h->children ? e->period_children : e->period, hists_base(h)) < graph_threshold(o))
 		return;
 	g = xmalloc(sizeof(*g));
 	g->f = f;
 	g->cc = o->cc;
 	g->total = hists_base(h);
-	/* perf hides branches under --percent-limit as well */
-	g->min_percent = o->percent_limit > o->cc->min_percent ? o->percent_limit : o->cc->min_percent;
+	g->min_percent = graph_threshold(o);
 	if (o->cc->mode == CHAIN_FLAT || o->cc->mode == CHAIN_FOLDED)
-		paths(g, &e->chain_root, 0);
+		paths(g, &e->chain_root);
 	else
 		graph_entry(g, &e->chain_root);
 	free(g);

@@ -178,7 +178,7 @@ static uint64_t key_hash(const struct hists *h, const struct entry_key *k)
 			v = v * 31 + (uint32_t)k->pid;
 			break;
 		case SORT_DSO:
-			v = v * 31 + (uintptr_t)k->frame->dso;
+			v = v * 31 + (k->frame->dso ? str_hash(k->frame->dso->short_name) : 0);
 			break;
 		case SORT_SYM:
 			v = v * 31 + (k->frame->sym ? (uintptr_t)k->frame->sym : k->frame->addr);
@@ -210,8 +210,11 @@ static bool key_match(const struct hists *h, const struct hist_entry *e, const s
 			break;
 		/* like perf, the [k]/[.] level is not part of an entry's identity:
 		 * the first sample's level is shown */
+		/* DSOs by name: perf 6.1 makes one row of all the binaries called "perf" */
 		case SORT_DSO:
-			if (e->frame.dso != k->frame->dso)
+			if (e->frame.dso != k->frame->dso &&
+			    (!e->frame.dso || !k->frame->dso ||
+			     strcmp(e->frame.dso->short_name, k->frame->dso->short_name)))
 				return false;
 			break;
 		case SORT_SYM:
@@ -284,6 +287,7 @@ static struct hist_entry *findnew_entry(struct hists *h, const struct entry_key 
 		b = hv % nb;
 	}
 	e = xzalloc(sizeof(*e));
+	e->seq = h->nr_entries;
 	e->hash = hv;
 	e->comm = k->comm;
 	e->pid = k->pid;
@@ -343,6 +347,23 @@ static void chain_add(struct hists *h, struct callchain_node *parent, const stru
 	parent->self += period;
 }
 
+/* the entry frames[i] counts in as a caller of the sample keyed k */
+static struct hist_entry *caller_entry(struct hists *h, const struct entry_key *k,
+				       const struct hist_frame *frames, size_t i)
+{
+	struct entry_key ck = *k;
+	struct hist_frame cf = caller_view(&frames[i]);
+
+	/* perf's quirk, kept for identical rows: a caller outside every map
+	 * takes the [k]/[.] level of the sampled address */
+	if (!cf.dso)
+		cf.kernel = frames[0].kernel;
+	ck.frame = &cf;
+	if (hists__has_key(h, SORT_SRCLINE))
+		ck.srcline = frame_srcline(h, &frames[i]);
+	return findnew_entry(h, &ck);
+}
+
 void hists__add_sample(struct hists *h, const char *comm, int32_t pid, int32_t tid, int32_t cpu,
 		       const struct hist_frame *frames, size_t n, uint64_t period)
 {
@@ -366,31 +387,21 @@ void hists__add_sample(struct hists *h, const char *comm, int32_t pid, int32_t t
 		chain_add(h, &e->chain_root, frames, n, !h->callee_order, period);
 	if (!h->children)
 		return;
-	/* every caller gets the period once, however often it recurs in this chain */
-	for (size_t i = 1; i < n; i++) {
-		struct entry_key ck = k;
-		struct hist_entry *c;
-		struct hist_frame cf = caller_view(&frames[i]);
-		bool seen = false;
+	/*
+	 * perf 6.1 makes a sample's caller entries from the root down (in
+	 * either graph order); rows of equal share keep that order.
+	 */
+	for (size_t i = n - 1; i >= 1; i--)
+		caller_entry(h, &k, frames, i);
+	/*
+	 * Every entry gets a sample's period once, however many of its frames
+	 * fall into it; the chain it gets starts at the first of them in the
+	 * order the graph is shown (the outermost in caller order), as in perf.
+	 */
+	for (size_t step = 1; step < n; step++) {
+		size_t i = h->callee_order ? step : n - step;
+		struct hist_entry *c = caller_entry(h, &k, frames, i);
 
-		/* perf's quirk, kept for identical rows: a caller outside every map
-		 * takes the [k]/[.] level of the sampled address */
-		if (!cf.dso)
-			cf.kernel = frames[0].kernel;
-
-		ck.frame = &cf;
-		if (hists__has_key(h, SORT_SRCLINE))
-			ck.srcline = frame_srcline(h, &frames[i]);
-		for (size_t j = 1; j < i && !seen; j++) {
-			struct hist_frame pj = caller_view(&frames[j]);
-
-			seen = frame_same(&pj, &cf);
-		}
-		seen = seen || frame_same(&frames[0], &cf);
-		if (seen)
-			continue;
-		c = findnew_entry(h, &ck);
-		/* callers that fall into one entry (--sort dso: main and its callees) count once */
 		if (c->last_sample == h->nr_samples)
 			continue;
 		c->last_sample = h->nr_samples;
@@ -440,8 +451,11 @@ static int cmp_entries(const void *pa, const void *pb)
 
 	if (va != vb)
 		return va > vb ? -1 : 1;
+	/* children mode: then self, then the order perf 6.1 made them (see hists__add_sample) */
 	if (h->children && a->period != b->period)
 		return a->period > b->period ? -1 : 1;
+	if (h->children)
+		return a->seq < b->seq ? -1 : a->seq > b->seq;
 	for (int i = 0; i < h->nr_keys && !r; i++) {
 		switch (h->keys[i]) {
 		case SORT_COMM:
@@ -459,7 +473,7 @@ static int cmp_entries(const void *pa, const void *pb)
 			else if (!a->frame.sym && !b->frame.sym)
 				r = a->frame.addr < b->frame.addr ? -1 : a->frame.addr > b->frame.addr;
 			else
-				r = a->frame.sym ? 1 : -1;
+				r = a->frame.sym ? -1 : 1;   /* raw addresses after names */
 			break;
 		case SORT_SRCLINE:
 			r = cmp_str(a->srcline, b->srcline);

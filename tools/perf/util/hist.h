@@ -54,6 +54,7 @@ struct hist_entry {
 	struct hist_entry *hash_next;
 	uint64_t hash;
 	uint64_t last_sample;     /* hists.nr_samples when a sample last counted here */
+	uint64_t seq;             /* creation order */
 };
 
 struct hists {
