@@ -1,7 +1,7 @@
 #!/bin/bash
 # probe matrix: probe, list and buildid-cache rows give perf 6.1's stdout, exit status, uprobe_events lines and cache files
 #
-# Differential, like compat-matrix.sh, but for the commands that change
+# Differential, like lib/compat-matrix.sh, but for the commands that change
 # state: each row of compat/probe/probe.tbl runs once with perf 6.1
 # ($PERF_REF) and once with ours ($PERF), each from a fresh private HOME
 # (so a fresh ~/.debug build-id cache). Compared: every step's exit status

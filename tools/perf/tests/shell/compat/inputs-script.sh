@@ -1,5 +1,5 @@
 # Inputs of the compat matrix (perf script, annotate and buildid-list side),
-# sourced by compat-matrix.sh. Each input_NAME writes $CM_DIR/NAME.data with
+# sourced by lib/compat-matrix.sh. Each input_NAME writes $CM_DIR/NAME.data with
 # perf 6.1 ($PERF_REF), small and quick; cwd is $CM_DIR.
 
 CM_SCR_MIX="$WORKLOADS/report_mix"

@@ -1,4 +1,4 @@
-# Inputs of the compat matrix (report side), sourced by compat-matrix.sh.
+# Inputs of the compat matrix (report side), sourced by lib/compat-matrix.sh.
 # Each input_NAME writes $CM_DIR/NAME.data with perf 6.1 ($PERF_REF), small
 # and quick; cwd is $CM_DIR. Return 2 after `cm_skip "why"` when this machine
 # cannot record it.
