@@ -26,7 +26,7 @@ if [ -x "${PERF_REF:-}" ]; then
 	info "perf 6.1 lists the cached probes"
 fi
 "$PERF" record -q -o with.data -e "$G:comp" -e "$G:ret" -e "$G:inl" -- ./dv 3 > out.txt 2> rec.err || { cat rec.err; fail "record (debug build)"; }
-"$PERF" script -i with.data | sed 's/^.*: \([a-z0-9_]*:[a-z]*\): ([0-9a-f <-]*) /\1 /' > with.txt
+"$PERF" script -i with.data | sed 's/^.*: *\([a-z0-9_]*:[a-z]*\): ([0-9a-f <-]*) /\1 /' > with.txt
 [ "$(wc -l < with.txt)" = 9 ] || { cat with.txt; fail "debug build: $(wc -l < with.txt) hits, want 9"; }
 
 # 2. a host without debuginfo: stripped (build-id kept), debuginfo moved away
@@ -37,7 +37,7 @@ mkdir -p away && mv dv.dbg away/
 if "$PERF" probe -n -x ./dv 'compute a' > /dev/null 2> err.txt; then fail "a DWARF probe without debuginfo"; fi
 grep -q "no debuginfo" err.txt || { cat err.txt; fail "no clear message without debuginfo"; }
 "$PERF" record -q -o without.data -e "$G:comp" -e "$G:ret" -e "$G:inl" -- ./dv 3 > out2.txt 2> rec.err || { cat rec.err; fail "record (stripped)"; }
-"$PERF" script -i without.data | sed 's/^.*: \([a-z0-9_]*:[a-z]*\): ([0-9a-f <-]*) /\1 /' > without.txt
+"$PERF" script -i without.data | sed 's/^.*: *\([a-z0-9_]*:[a-z]*\): ([0-9a-f <-]*) /\1 /' > without.txt
 diff with.txt without.txt || fail "stripped binary: other hits or values"
 grep -q "^$G:inl v=1 factor=3$" without.txt || { cat without.txt; fail "inlined constant not fetched"; }
 grep -q "^$G:ret res=21$" without.txt || fail "retval"

@@ -20,7 +20,7 @@ record_defs() {
 	local e=() n
 	for d in "$@"; do echo "$d" >> "$T/uprobe_events" || return 1; n=${d%% *}; n=${n#?:}; e+=(-e "${n/\//:}"); done
 	"$PERF" record -q -o r.data "${e[@]}" -- "$BIN" $N > /dev/null 2>&1 || return 1
-	"$PERF" script -i r.data 2>/dev/null | sed 's/^.*: \([a-z0-9_]*:[a-z0-9_]*\): ([0-9a-f <-]*) */\1 /'
+	"$PERF" script -i r.data 2>/dev/null | sed 's/^.*: *\([a-z0-9_]*:[a-z0-9_]*\): ([0-9a-f <-]*) */\1 /'
 	dv_cleanup
 }
 
