@@ -71,7 +71,7 @@ SAN_ENV := $(if $(filter 1,$(SAN)),ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 
 
 test: deps
 	@$(MAKE) --no-print-directory build-all build-tests
-	@$(SAN_ENV) $(PERF) test $(if $(V),-v) $(TESTS)
+	@$(SAN_ENV) PERF_TEST_TIMES=build/test-times$(if $(filter 1,$(SAN)),-san).txt $(PERF) test $(if $(V),-v) $(TESTS)
 
 .PHONY: build-tests
 build-tests: $(TEST_TARGETS)

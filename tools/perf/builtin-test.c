@@ -262,6 +262,13 @@ int cmd_test(int argc, const char **argv)
 	int passed = 0, failed = 0, skipped = 0;
 
 	argc = parse_options(argc, argv, options, test_usage, 0);
+	/*
+	 * PERF_TEST_TIMES=FILE: seconds per test, one line each, so the slow
+	 * ones can be found without -v's whole logs (make test keeps the 30-min budget).
+	 */
+	const char *times_path = getenv("PERF_TEST_TIMES");
+	FILE *times = times_path && !list ? fopen(times_path, "w") : NULL;
+
 	if (argc > 0 && !strcmp(argv[0], "list")) {
 		list = true;
 		argc--, argv++;
@@ -315,12 +322,16 @@ int cmd_test(int argc, const char **argv)
 		}
 		if (verbose)
 			printf(" [%lds]", (long)(time(NULL) - t0));
+		if (times)
+			fprintf(times, "%ld\t%zu\t%s\n", (long)(time(NULL) - t0), i + 1, t->desc);
 		printf("\n");
 		if (verbose || r == TEST_FAIL)
 			dump_log(logfd, verbose ? 100000 : 40);
 		free(skip_reason);
 		close(logfd);
 	}
+	if (times)
+		fclose(times);
 	if (!list)
 		printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
 	for (size_t i = 0; i < n; i++)
