@@ -55,9 +55,9 @@ struct annotate_row {
 
 struct annotation {
 	struct annotated_insn *insns;
-	size_t nr;
+	size_t nr, cap_insns;
 	struct annotate_row *rows; /* only with annotate_ctx.no_source */
-	size_t nr_rows;
+	size_t nr_rows, cap_rows;
 	uint64_t period;           /* of the symbol: what the percentages divide */
 	char *objdump_file;        /* the file disassembled */
 };
