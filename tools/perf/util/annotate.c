@@ -196,7 +196,7 @@ static const char *intern_path(struct annotate_ctx *ctx, const char *path)
 	return source_file__find(ctx, path)->path;
 }
 
-const char *source_line(struct annotate_ctx *ctx, const char *path, int line)
+const char *annotate_ctx__source_line(struct annotate_ctx *ctx, const char *path, int line)
 {
 	struct source_file *f = source_file__find(ctx, path);
 

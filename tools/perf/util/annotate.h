@@ -82,6 +82,6 @@ int symbol__annotate(struct annotate_ctx *ctx, const struct sym_hist *sh, struct
 void annotation__exit(struct annotation *a);
 
 /* Line `line` (1-based) of a source file, read once per ctx; NULL if unreadable. */
-const char *source_line(struct annotate_ctx *ctx, const char *path, int line);
+const char *annotate_ctx__source_line(struct annotate_ctx *ctx, const char *path, int line);
 
 #endif
