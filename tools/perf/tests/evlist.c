@@ -114,7 +114,7 @@ static int test__evlist_open_self(void)
 		goto out;
 	}
 	for (size_t i = 0; i < el.nr; i++) {
-		struct evsel_rec *e = &el.entries[i];
+		struct evsel *e = &el.entries[i];
 
 		if (e->fds[0] < 0 || e->ids[0] == 0) {
 			fprintf(stderr, "FAILED %s: fd %d id %llu\n", e->name, e->fds[0],
