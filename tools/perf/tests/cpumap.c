@@ -2,12 +2,9 @@
 /* CPU lists (util/cpumap.c) as perf record -C takes them. */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 #include "tests.h"
 #include "util/cpumap.h"
-#include "util/mmap.h"
-#include "util/parse-events.h"
 
 static int test__record_cpu_list(void)
 {

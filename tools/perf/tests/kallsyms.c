@@ -3,14 +3,12 @@
 #include <elf.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include "tests/tests.h"
 #include "tests/symbol-helpers.h"
 #include "util/build-id.h"
 #include "util/dso.h"
 #include "util/kallsyms.h"
-#include "util/perf-map.h"
 
 static int test__kallsyms(void)
 {
@@ -38,12 +36,7 @@ static int test__kallsyms(void)
 	dsos__exit(&d);
 
 	/* recorded on another kernel (wrong build-id), nothing cached: no symbols */
-	dsos__init(&d);
-	d.debug_dir = "/nonexistent";
-	dso = dsos__findnew(&d, "[kernel.kallsyms]");
-	dso__set_build_id(dso, (const uint8_t *)"01234567890123456789", 20);
-	TEST_ASSERT_EQUAL("other kernel", dso__load(&d, dso), 0);
-	dsos__exit(&d);
+	TEST_ASSERT_EQUAL("other kernel", sym_test__load_other_build("[kernel.kallsyms]"), 0);
 	return TEST_OK;
 }
 DEFINE_SUITE("Symbols: kernel symbols from /proc/kallsyms", test__kallsyms);

@@ -5,9 +5,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "tests.h"
-#include "util/cpumap.h"
 #include "util/mmap.h"
-#include "util/parse-events.h"
 
 static int test__record_ring_wrap(void)
 {

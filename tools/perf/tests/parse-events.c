@@ -2,11 +2,8 @@
 /* Event names (util/parse-events.c) as perf record -e takes them. */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 #include "tests.h"
-#include "util/cpumap.h"
-#include "util/mmap.h"
 #include "util/parse-events.h"
 
 static int test__record_event_names(void)

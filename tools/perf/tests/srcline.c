@@ -3,14 +3,11 @@
 #include <elf.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include "tests/tests.h"
 #include "tests/symbol-helpers.h"
 #include "util/build-id.h"
 #include "util/dso.h"
-#include "util/kallsyms.h"
-#include "util/perf-map.h"
 
 static int test__srcline_vs_addr2line(void)
 {

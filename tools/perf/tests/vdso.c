@@ -3,14 +3,11 @@
 #include <elf.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include "tests/tests.h"
 #include "tests/symbol-helpers.h"
 #include "util/build-id.h"
 #include "util/dso.h"
-#include "util/kallsyms.h"
-#include "util/perf-map.h"
 
 static int test__vdso(void)
 {
@@ -37,12 +34,7 @@ static int test__vdso(void)
 	TEST_ASSERT_VAL("clock_gettime in the vDSO", found);
 	dsos__exit(&d);
 
-	dsos__init(&d);
-	d.debug_dir = "/nonexistent";
-	dso = dsos__findnew(&d, "[vdso]");
-	dso__set_build_id(dso, (const uint8_t *)"01234567890123456789", 20);
-	TEST_ASSERT_EQUAL("other vDSO: no symbols", dso__load(&d, dso), 0);
-	dsos__exit(&d);
+	TEST_ASSERT_EQUAL("other vDSO: no symbols", sym_test__load_other_build("[vdso]"), 0);
 	return TEST_OK;
 }
 DEFINE_SUITE("Symbols: vDSO of our own process", test__vdso);
