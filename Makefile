@@ -14,7 +14,7 @@ WARN    := -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initia
 CFLAGS  ?= -O2 -g
 CFLAGS  += $(WARN) -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -fno-strict-aliasing
 CPPFLAGS += -Itools/perf
-LDLIBS  := -lelf -ldw -lz -lzstd -ldebuginfod -lpthread -lm -ldl
+LDLIBS  := -lelf -ldw -lz -lzstd -ldebuginfod -lstdc++ -lpthread -lm -ldl
 
 ifeq ($(SAN),1)
 FLAVOR  := san

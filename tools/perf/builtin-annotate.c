@@ -122,7 +122,7 @@ static void print_annotation(struct annotate_ctx *ctx, FILE *f, const struct sym
 		const struct annotated_insn *in = &a->insns[i];
 
 		if (in->src_line && (in->src_line != last_line || in->src_file != last_file)) {
-			const char *text = source_line(ctx, in->src_file, in->src_line);
+			const char *text = annotate_ctx__source_line(ctx, in->src_file, in->src_line);
 
 			/* perf shows the statement without its indentation */
 			while (text && (*text == ' ' || *text == '\t'))

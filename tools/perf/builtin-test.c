@@ -21,6 +21,7 @@
 #include "tests/tests.h"
 #include "util/debug.h"
 #include "util/parse-options.h"
+#include "util/strbuf.h"
 #include "util/util.h"
 
 extern const struct test_suite *__start_perf_test_suites[];
@@ -83,8 +84,8 @@ static char *source_root(void)
 
 static size_t collect(struct test_entry **out, const char *root)
 {
-	size_t n = 0, cap = 64;
-	struct test_entry *e = xmalloc(cap * sizeof(*e));
+	size_t n = 0, cap = 0;
+	struct test_entry *e = NULL;
 	char *dir = xasprintf("%s/tools/perf/tests/shell", root);
 	struct dirent **names;
 	int nn;
@@ -93,9 +94,7 @@ static size_t collect(struct test_entry **out, const char *root)
 	for (const struct test_suite **s = __start_perf_test_suites; s < __stop_perf_test_suites; s++) {
 		if (!*s)
 			continue;
-		if (n == cap)
-			e = xrealloc(e, (cap *= 2) * sizeof(*e));
-		e[n++] = (struct test_entry){ (*s)->desc, *s, NULL };
+		*ARRAY_PUSH(e, n, cap) = (struct test_entry){ (*s)->desc, *s, NULL };
 	}
 	nsuites = n;
 	qsort(e, nsuites, sizeof(*e), cmp_entry);
@@ -107,11 +106,9 @@ static size_t collect(struct test_entry **out, const char *root)
 		if (str_ends_with(names[i]->d_name, ".sh")) {
 			path = xasprintf("%s/%s", dir, names[i]->d_name);
 			desc = shell_desc(path);
-			if (desc) {
-				if (n == cap)
-					e = xrealloc(e, (cap *= 2) * sizeof(*e));
-				e[n++] = (struct test_entry){ desc, NULL, path };
-			} else
+			if (desc)
+				*ARRAY_PUSH(e, n, cap) = (struct test_entry){ desc, NULL, path };
+			else
 				free(path);
 		}
 		free(names[i]);

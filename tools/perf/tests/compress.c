@@ -14,6 +14,7 @@
 #include "util/compress.h"
 #include "util/data.h"
 #include "util/event.h"
+#include "util/strbuf.h"
 #include "util/util.h"
 
 struct collected {
@@ -29,10 +30,7 @@ static int collect(void *arg, const void *rec, size_t size)
 
 	if (h->type != PERF_RECORD_COMPRESSED || h->size != size)
 		return -1;
-	if (c->len + size > c->cap) {
-		c->cap = (c->len + size) * 2;
-		c->buf = xrealloc(c->buf, c->cap);
-	}
+	GROW_ARRAY(c->buf, c->len + size, c->cap);
 	memcpy(c->buf + c->len, rec, size);
 	c->len += size;
 	c->nr_records++;

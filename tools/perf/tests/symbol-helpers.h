@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "util/dso.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 
@@ -71,6 +72,25 @@ static inline char *sym_test__workload(const char *name)
 		return NULL;
 	}
 	return p;
+}
+
+/*
+ * Symbols of `name` ([kernel.kallsyms], [vdso]) when the recording says it
+ * had another build-id and nothing is cached for it: what dso__load gives.
+ */
+static inline int sym_test__load_other_build(const char *name)
+{
+	struct dsos d;
+	struct dso *dso;
+	int n;
+
+	dsos__init(&d);
+	d.debug_dir = "/nonexistent";
+	dso = dsos__findnew(&d, name);
+	dso__set_build_id(dso, (const uint8_t *)"01234567890123456789", 20);
+	n = dso__load(&d, dso);
+	dsos__exit(&d);
+	return n;
 }
 
 #endif

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "annotate.h"
 #include "debug.h"
+#include "strbuf.h"
 #include "util.h"
 
 void sym_hists__init(struct sym_hists *h)
@@ -65,10 +66,7 @@ void sym_hists__add(struct sym_hists *h, struct dso *dso, struct symbol *sym, ui
 			return;
 		}
 	}
-	if (s->nr_hits == s->cap_hits) {
-		s->cap_hits = s->cap_hits ? s->cap_hits * 2 : 16;
-		s->hits = xrealloc(s->hits, s->cap_hits * sizeof(*s->hits));
-	}
+	GROW_ARRAY(s->hits, s->nr_hits + 1, s->cap_hits);
 	s->hits[s->nr_hits].addr = addr;
 	s->hits[s->nr_hits].period = period;
 	s->hits[s->nr_hits].nr = 1;
@@ -104,8 +102,7 @@ static char *run_objdump(const char *path, uint64_t start, uint64_t end, bool wi
 	const char *argv[] = { "objdump", "-d", "--no-show-raw-insn", "-C", "-w", a1, a2, path, NULL, NULL };
 	int p[2], status;
 	pid_t pid;
-	size_t cap = 1 << 16, n = 0;
-	char *buf;
+	struct strbuf out = STRBUF_INIT;
 
 	snprintf(a1, sizeof(a1), "--start-address=0x%llx", (unsigned long long)start);
 	snprintf(a2, sizeof(a2), "--stop-address=0x%llx", (unsigned long long)end);
@@ -131,29 +128,16 @@ static char *run_objdump(const char *path, uint64_t start, uint64_t end, bool wi
 		_exit(127);
 	}
 	close(p[1]);
-	buf = xmalloc(cap);
-	for (;;) {
-		ssize_t r;
-
-		if (n + 1 == cap)
-			buf = xrealloc(buf, cap *= 2);
-		r = read(p[0], buf + n, cap - n - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		n += r;
-	}
+	/* a read error ends the text like EOF: objdump's status decides */
+	strbuf_read_fd(&out, p[0]);
 	close(p[0]);
-	buf[n] = 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		free(buf);
+		strbuf_release(&out);
 		return NULL;
 	}
-	*len = n;
-	return buf;
+	return strbuf_detach(&out, len);
 }
 
 /* "    1210:\ttest   %rdi,%rdi" -> addr, text */
@@ -212,7 +196,7 @@ static const char *intern_path(struct annotate_ctx *ctx, const char *path)
 	return source_file__find(ctx, path)->path;
 }
 
-const char *source_line(struct annotate_ctx *ctx, const char *path, int line)
+const char *annotate_ctx__source_line(struct annotate_ctx *ctx, const char *path, int line)
 {
 	struct source_file *f = source_file__find(ctx, path);
 
@@ -227,11 +211,7 @@ const char *source_line(struct annotate_ctx *ctx, const char *path, int line)
 			while (p < end) {
 				char *nl = memchr(p, '\n', end - p);
 
-				if ((size_t)f->nr_lines == cap) {
-					cap = cap ? cap * 2 : 256;
-					f->lines = xrealloc(f->lines, cap * sizeof(*f->lines));
-				}
-				f->lines[f->nr_lines++] = p;
+				*ARRAY_PUSH(f->lines, f->nr_lines, cap) = p;
 				if (!nl)
 					break;
 				*nl = 0;
@@ -288,25 +268,16 @@ static void add_lines(struct annotate_ctx *ctx, const char *path, struct annotat
 	close(fd);
 }
 
-static void add_insn(struct annotation *a, size_t *cap, uint64_t addr, const char *text)
+static void add_insn(struct annotation *a, uint64_t addr, const char *text)
 {
-	if (a->nr == *cap) {
-		*cap = *cap ? *cap * 2 : 64;
-		a->insns = xrealloc(a->insns, *cap * sizeof(*a->insns));
-	}
-	memset(&a->insns[a->nr], 0, sizeof(a->insns[0]));
-	a->insns[a->nr].addr = addr;
-	a->insns[a->nr].text = xstrdup(text);
-	a->nr++;
+	*ARRAY_PUSH(a->insns, a->nr, a->cap_insns) = (struct annotated_insn){
+		.addr = addr, .text = xstrdup(text) };
 }
 
 static void add_row(struct annotation *a, long insn, int line_nr, const char *text)
 {
-	a->rows = xrealloc(a->rows, (a->nr_rows + 1) * sizeof(*a->rows));
-	a->rows[a->nr_rows].insn = insn;
-	a->rows[a->nr_rows].line_nr = line_nr;
-	a->rows[a->nr_rows].text = text ? xstrdup(text) : NULL;
-	a->nr_rows++;
+	*ARRAY_PUSH(a->rows, a->nr_rows, a->cap_rows) = (struct annotate_row){
+		.insn = insn, .line_nr = line_nr, .text = text ? xstrdup(text) : NULL };
 }
 
 /* "/path/file.c:42" (objdump -l): the line number, else -1 */
@@ -328,8 +299,7 @@ static int file_line(const char *line)
  * other line (instructions included) takes the running number, which then
  * counts up by one.
  */
-static void parse_rows(struct annotation *a, char *out, const char *file, const struct symbol *sym,
-		       size_t *cap)
+static void parse_rows(struct annotation *a, char *out, const char *file, const struct symbol *sym)
 {
 	int nr = 0;
 	char *line = out, *next;
@@ -350,7 +320,7 @@ static void parse_rows(struct annotation *a, char *out, const char *file, const 
 			continue;
 		}
 		if (parse_insn_line(line, &addr, &text) && addr >= sym->start && addr < sym->end) {
-			add_insn(a, cap, addr, text);
+			add_insn(a, addr, text);
 			add_row(a, (long)a->nr - 1, nr++, NULL);
 		} else
 			add_row(a, -1, nr++, line);
@@ -362,7 +332,7 @@ int symbol__annotate(struct annotate_ctx *ctx, const struct sym_hist *sh, struct
 {
 	struct dso *dso = sh->dso;
 	const char *files[2];
-	size_t nfiles = 0, len = 0, cap = 0;
+	size_t nfiles = 0, len = 0;
 	char *out = NULL, *line, *save = NULL;
 
 	memset(a, 0, sizeof(*a));
@@ -385,7 +355,7 @@ int symbol__annotate(struct annotate_ctx *ctx, const struct sym_hist *sh, struct
 			for (size_t i = 0; i < a->nr_rows; i++)
 				free(a->rows[i].text);
 			a->nr_rows = 0;
-			parse_rows(a, out, files[f], sh->sym, &cap);
+			parse_rows(a, out, files[f], sh->sym);
 			if (a->nr)
 				a->objdump_file = xstrdup(files[f]);
 			continue;
@@ -396,7 +366,7 @@ int symbol__annotate(struct annotate_ctx *ctx, const struct sym_hist *sh, struct
 
 			if (!parse_insn_line(line, &addr, &text) || addr < sh->sym->start || addr >= sh->sym->end)
 				continue;
-			add_insn(a, &cap, addr, text);
+			add_insn(a, addr, text);
 		}
 		if (a->nr)
 			a->objdump_file = xstrdup(files[f]);

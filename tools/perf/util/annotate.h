@@ -55,9 +55,9 @@ struct annotate_row {
 
 struct annotation {
 	struct annotated_insn *insns;
-	size_t nr;
+	size_t nr, cap_insns;
 	struct annotate_row *rows; /* only with annotate_ctx.no_source */
-	size_t nr_rows;
+	size_t nr_rows, cap_rows;
 	uint64_t period;           /* of the symbol: what the percentages divide */
 	char *objdump_file;        /* the file disassembled */
 };
@@ -82,6 +82,6 @@ int symbol__annotate(struct annotate_ctx *ctx, const struct sym_hist *sh, struct
 void annotation__exit(struct annotation *a);
 
 /* Line `line` (1-based) of a source file, read once per ctx; NULL if unreadable. */
-const char *source_line(struct annotate_ctx *ctx, const char *path, int line);
+const char *annotate_ctx__source_line(struct annotate_ctx *ctx, const char *path, int line);
 
 #endif

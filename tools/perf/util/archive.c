@@ -28,6 +28,7 @@
 #include "dso.h"
 #include "machine.h"
 #include "session.h"
+#include "strbuf.h"
 #include "symbol-elf.h"
 #include "util.h"
 #include "vdso.h"
@@ -62,6 +63,7 @@ static int hit_sample(struct perf_tool *tool, struct perf_session *s, union perf
 struct collect {
 	struct archive_object *v;
 	int nr;
+	size_t alloc;
 };
 
 static void collect_hit(struct dso *dso, void *arg)
@@ -70,10 +72,10 @@ static void collect_hit(struct dso *dso, void *arg)
 
 	if (!dso->hit || !dso->build_id_size || dso->kind == DSO_KIND_ANON || dso->kind == DSO_KIND_PERF_MAP)
 		return;
-	c->v = xrealloc(c->v, (size_t)(c->nr + 1) * sizeof(*c->v));
-	build_id__sprintf(dso->build_id, dso->build_id_size, c->v[c->nr].bid);
-	c->v[c->nr].name = xstrdup(dso->long_name);
-	c->nr++;
+	struct archive_object *o = ARRAY_PUSH(c->v, c->nr, c->alloc);
+
+	build_id__sprintf(dso->build_id, dso->build_id_size, o->bid);
+	o->name = xstrdup(dso->long_name);
 }
 
 static int cmp_objects(const void *a, const void *b)
@@ -311,15 +313,13 @@ static int tar_pad(struct sink *k, unsigned long long size)
 }
 
 /* one "LEN key=value\n" pax record; LEN counts itself */
-static void pax_record(char **buf, size_t *len, const char *key, const char *val)
+static void pax_record(struct strbuf *sb, const char *key, const char *val)
 {
 	size_t body = strlen(key) + strlen(val) + 3, n = body + 1;
 
 	while (snprintf(NULL, 0, "%zu", n) + body != n)
 		n++;
-	*buf = xrealloc(*buf, *len + n + 1);
-	snprintf(*buf + *len, n + 1, "%zu %s=%s\n", n, key, val);
-	*len += n;
+	strbuf_addf(sb, "%zu %s=%s\n", n, key, val);
 }
 
 static int tar_header(struct sink *k, const char *name, char type, unsigned mode,
@@ -336,24 +336,23 @@ static int tar_header(struct sink *k, const char *name, char type, unsigned mode
 	}
 	if (!fits) {
 		/* a pax extended header carries the long name, as GNU tar and bsdtar read it */
-		char *pax = NULL;
-		size_t len = 0;
+		struct strbuf pax = STRBUF_INIT;
 		struct tar_hdr x;
 		int ret;
 
-		pax_record(&pax, &len, "path", name);
+		pax_record(&pax, "path", name);
 		if (link)
-			pax_record(&pax, &len, "linkpath", link);
+			pax_record(&pax, "linkpath", link);
 		memset(&x, 0, sizeof(x));
 		snprintf(x.name, sizeof(x.name), "PaxHeaders/%.80s", strrchr(name, '/') ? strrchr(name, '/') + 1 : name);
 		octal(x.mode, sizeof(x.mode), 0644);
 		octal(x.uid, sizeof(x.uid), 0);
 		octal(x.gid, sizeof(x.gid), 0);
-		octal(x.size, sizeof(x.size), len);
+		octal(x.size, sizeof(x.size), pax.len);
 		octal(x.mtime, sizeof(x.mtime), (unsigned long long)(mtime > 0 ? mtime : 0));
 		x.typeflag = 'x';
-		ret = tar_block(k, &x) < 0 || sink__write(k, pax, len) < 0 || tar_pad(k, len) < 0 ? -1 : 0;
-		free(pax);
+		ret = tar_block(k, &x) < 0 || sink__write(k, pax.buf, pax.len) < 0 || tar_pad(k, pax.len) < 0 ? -1 : 0;
+		strbuf_release(&pax);
 		if (ret)
 			return -1;
 		memset(&h, 0, sizeof(h));
@@ -427,7 +426,7 @@ static int archive_cached_dir(struct writer *w, const char *rel)
 {
 	int dfd = w->rootfd >= 0 ? bidcache__open_dir(w->rootfd, rel, false) : -1;
 	char **names = NULL, *ename;
-	size_t nr = 0;
+	size_t nr = 0, alloc = 0;
 	struct stat st;
 	struct dirent *de;
 	DIR *dir;
@@ -442,8 +441,7 @@ static int archive_cached_dir(struct writer *w, const char *rel)
 	while ((de = readdir(dir))) {
 		if (de->d_name[0] == '.')
 			continue;   /* ., .., and temporaries of a writer */
-		names = xrealloc(names, (nr + 1) * sizeof(*names));
-		names[nr++] = xstrdup(de->d_name);
+		*ARRAY_PUSH(names, nr, alloc) = xstrdup(de->d_name);
 	}
 	if (nr)
 		qsort(names, nr, sizeof(*names), name_cmp);

@@ -3,32 +3,18 @@
  * C++ names for display. perf 6.1 (Debian) prints Itanium-mangled names
  * demangled without parameters, return type, cv-qualifiers or clone
  * suffixes ("ns::Foo::hot"), i.e. like `c++filt -p`. We get the full
- * demangling from libstdc++'s __cxa_demangle, looked up with dlopen so perf
- * does not link libstdc++, and cut it down to that form.
+ * demangling from libstdc++'s __cxa_demangle and cut it down to that form.
+ * perf links libstdc++ for it (as perf 6.1 does): looking it up at run time
+ * with dlopen needed a process-wide cache of the looked-up pointer.
  */
-#include <dlfcn.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "symbol.h"
 #include "util.h"
 
-typedef char *(*cxa_demangle_fn)(const char *, char *, size_t *, int *);
-
-static cxa_demangle_fn cxa_demangle;
-static bool cxa_tried;
-
-static cxa_demangle_fn get_demangler(void)
-{
-	if (!cxa_tried) {
-		void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
-
-		cxa_tried = true;
-		if (h)
-			cxa_demangle = (cxa_demangle_fn)dlsym(h, "__cxa_demangle");
-	}
-	return cxa_demangle;
-}
+/* the C++ ABI's demangler (<cxxabi.h>, C linkage), in libstdc++ */
+char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 
 static bool ends_with_n(const char *s, size_t len, const char *suffix)
 {
@@ -132,16 +118,12 @@ static void strip_to_name(char *s)
 
 char *cxx_demangle(const char *name)
 {
-	cxa_demangle_fn fn;
 	int status = -1;
 	char *out;
 
 	if (!name || name[0] != '_' || name[1] != 'Z')
 		return NULL;
-	fn = get_demangler();
-	if (!fn)
-		return NULL;
-	out = fn(name, NULL, NULL, &status);
+	out = __cxa_demangle(name, NULL, NULL, &status);
 	if (status != 0 || !out) {
 		free(out);
 		return NULL;

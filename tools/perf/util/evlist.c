@@ -24,7 +24,7 @@ void evlist__init(struct evlist *el)
 
 void evlist__add(struct evlist *el, const struct parsed_event *pe, bool user_requested)
 {
-	struct evsel_rec *e;
+	struct evsel *e;
 
 	el->entries = xrealloc(el->entries, (el->nr + 1) * sizeof(*el->entries));
 	e = &el->entries[el->nr++];
@@ -91,7 +91,7 @@ void evlist__config(struct evlist *el, const struct record_opts *opts)
 	}
 
 	for (size_t i = 0; i < el->nr; i++) {
-		struct evsel_rec *e = &el->entries[i];
+		struct evsel *e = &el->entries[i];
 		struct perf_event_attr *a = &e->attr;
 		bool is_dummy = el->tracks_system && i == el->nr - 1;
 		bool tp = a->type == PERF_TYPE_TRACEPOINT;
@@ -172,7 +172,7 @@ static bool is_cycles(const struct perf_event_attr *a)
 }
 
 /* cycles -> cpu-clock, as perf does when there is no PMU. true if switched. */
-static bool evsel__fallback(struct evsel_rec *e, int err)
+static bool evsel__fallback(struct evsel *e, int err)
 {
 	if (!is_cycles(&e->attr) || (err != ENOENT && err != ENODEV && err != EOPNOTSUPP &&
 				     err != ENXIO && err != EINVAL))
@@ -187,7 +187,7 @@ static bool evsel__fallback(struct evsel_rec *e, int err)
 	return true;
 }
 
-static void evsel__close_fds(struct evsel_rec *e, size_t n)
+static void evsel__close_fds(struct evsel *e, size_t n)
 {
 	for (size_t k = 0; k < n; k++)
 		if (e->fds[k] >= 0)
@@ -196,7 +196,7 @@ static void evsel__close_fds(struct evsel_rec *e, size_t n)
 		e->fds[k] = -1;
 }
 
-static void report_open_error(const struct evsel_rec *e, int err, pid_t pid, int cpu)
+static void report_open_error(const struct evsel *e, int err, pid_t pid, int cpu)
 {
 	switch (err) {
 	case EACCES:
@@ -220,7 +220,7 @@ static void report_open_error(const struct evsel_rec *e, int err, pid_t pid, int
 	}
 }
 
-static int evsel__open(struct evlist *el, struct evsel_rec *e)
+static int evsel__open(struct evlist *el, struct evsel *e)
 {
 	size_t n = (size_t)el->cpus->nr * el->nr_threads;
 
@@ -289,7 +289,7 @@ int evlist__mmap(struct evlist *el, size_t data_pages)
 		int out = -1;
 
 		for (size_t i = 0; i < el->nr; i++) {
-			struct evsel_rec *e = &el->entries[i];
+			struct evsel *e = &el->entries[i];
 
 			for (int c = 0; c < el->cpus->nr; c++) {
 				for (int t = 0; t < el->nr_threads; t++) {
@@ -353,7 +353,7 @@ int evlist__disable(struct evlist *el)
 	return evlist__ioctl_all(el, PERF_EVENT_IOC_DISABLE);
 }
 
-struct evsel_rec *evlist__find_id(struct evlist *el, uint64_t id)
+struct evsel *evlist__find_id(struct evlist *el, uint64_t id)
 {
 	for (size_t i = 0; i < el->nr; i++)
 		for (size_t k = 0; k < el->entries[i].nr_ids; k++)
@@ -386,7 +386,7 @@ void evlist__exit(struct evlist *el)
 {
 	evlist__close(el);
 	for (size_t i = 0; i < el->nr; i++) {
-		struct evsel_rec *e = &el->entries[i];
+		struct evsel *e = &el->entries[i];
 
 		free(e->name);
 		free(e->tp_system);

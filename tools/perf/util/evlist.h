@@ -16,6 +16,7 @@
 #include <sys/types.h>
 #include <linux/perf_event.h>
 #include "cpumap.h"
+#include "evsel.h"
 #include "mmap.h"
 #include "parse-events.h"
 
@@ -38,18 +39,8 @@ struct record_opts {
 	int comp_level;            /* -z: zstd level, 0 = off */
 };
 
-struct evsel_rec {
-	struct perf_event_attr attr;
-	char *name;                /* display name, after any fallback */
-	char *tp_system, *tp_event;
-	bool user_requested;       /* from -e (fallbacks are announced) */
-	int *fds;                  /* [cpu][thread] */
-	uint64_t *ids;             /* same layout; 0 where not opened */
-	size_t nr_ids;
-};
-
 struct evlist {
-	struct evsel_rec *entries;
+	struct evsel *entries;
 	size_t nr;
 	struct cpu_map *cpus;
 	pid_t *threads;            /* -1 for system-wide */
@@ -102,7 +93,7 @@ int evlist__enable(struct evlist *el);
 int evlist__disable(struct evlist *el);
 
 /* The evsel whose sample ids include id, or NULL. */
-struct evsel_rec *evlist__find_id(struct evlist *el, uint64_t id);
+struct evsel *evlist__find_id(struct evlist *el, uint64_t id);
 
 /* The tracking/side-band sample_type shared by all events (id_hdr). */
 uint64_t evlist__sample_type(const struct evlist *el);

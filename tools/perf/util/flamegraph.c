@@ -3,6 +3,7 @@
 #include <string.h>
 #include "dso.h"
 #include "flamegraph.h"
+#include "strbuf.h"
 #include "util.h"
 
 /* one frame of a sample on its way into the tree */
@@ -211,18 +212,13 @@ static uint32_t child_of(struct flamegraph *fg, uint32_t parent, const struct fg
 	}
 	if (fg->nr_nodes >= FG_NONE - 1)
 		return parent;  /* 4G nodes: merge further frames into the last one */
-	if (fg->nr_nodes == fg->cap_nodes) {
-		fg->cap_nodes *= 2;
-		fg->nodes = xrealloc(fg->nodes, fg->cap_nodes * sizeof(*fg->nodes));
-	}
-	idx = (uint32_t)fg->nr_nodes++;
-	n = &fg->nodes[idx];
+	idx = (uint32_t)fg->nr_nodes;
+	n = ARRAY_PUSH(fg->nodes, fg->nr_nodes, fg->cap_nodes);
 	*n = (struct fg_node){ .name = f->name, .parent = parent, .first_child = FG_NONE,
 			       .last_child = FG_NONE, .next_sibling = FG_NONE, .kind = f->kind,
 			       .kernel_lib = f->kernel_lib, .dso = f->dso };
 	if (copy) {
-		fg->owned = xrealloc(fg->owned, (fg->nr_owned + 1) * sizeof(*fg->owned));
-		n->name = fg->owned[fg->nr_owned++] = xstrdup(f->name);
+		n->name = *ARRAY_PUSH(fg->owned, fg->nr_owned, fg->cap_owned) = xstrdup(f->name);
 	}
 	/* children stay in the order first seen, as in perf's JSON */
 	if (fg->nodes[parent].last_child == FG_NONE)
@@ -264,10 +260,7 @@ void flamegraph__add_sample(struct flamegraph *fg, const char *label, bool label
 	size_t need = n * 8 + 1, depth = 0;
 	uint32_t cur = 0;
 
-	if (fg->path_cap < need) {
-		fg->path_cap = need;
-		fg->path = xrealloc(fg->path, need * sizeof(*fg->path));
-	}
+	GROW_ARRAY(fg->path, need, fg->path_cap);
 	/* innermost first, then reversed into the path from the root */
 	for (size_t i = 0; i < n; i++)
 		depth += expand_frame(fg, &frames[i], i == 0, &fg->path[depth], need - depth);
@@ -545,41 +538,31 @@ static int cmp_folded(const void *a, const void *b)
 	return strcmp(((const struct folded_line *)a)->stack, ((const struct folded_line *)b)->stack);
 }
 
-/* a frame name as stackcollapse.py prints it, appended to buf */
-static void folded_name(char **buf, size_t *len, size_t *cap, const struct fg_node *n,
-			const struct folded_opts *o)
+/* a frame name as stackcollapse.py prints it, appended to sb */
+static void folded_name(struct strbuf *sb, const struct fg_node *n, const struct folded_opts *o)
 {
 	bool frame = n->kind != FG_KIND_COMM;   /* the command label is taken as it is */
-	size_t l = strlen(n->name), start = *len;
+	size_t start = sb->len;
 
-	if (*len + l + 8 > *cap) {
-		*cap = (*len + l + 8) * 2;
-		*buf = xrealloc(*buf, *cap);
-	}
 	for (const char *s = n->name; *s; s++) {
 		if (frame && o->tidy_java && (*s == '<' || *s == '>'))
 			continue;
-		(*buf)[(*len)++] = frame && *s == ';' ? ':' : *s;
+		strbuf_addch(sb, frame && *s == ';' ? ':' : *s);
 	}
-	(*buf)[*len] = 0;
-	if (frame && o->tidy_java) {
-		char *name = *buf + start, *paren;
+	if (frame && o->tidy_java && sb->len > start) {
+		char *name = sb->buf + start, *paren;
 
 		/* "Lcom/Foo;bar(I)V": the type letter and the signature go */
 		if (name[0] == 'L') {
 			memmove(name, name + 1, strlen(name));
-			(*len)--;
+			strbuf_setlen(sb, sb->len - 1);
 		}
 		paren = strchr(name, '(');
-		if (paren) {
-			*paren = 0;
-			*len = (size_t)(paren - *buf);
-		}
+		if (paren)
+			strbuf_setlen(sb, (size_t)(paren - sb->buf));
 	}
-	if (frame && o->annotate_kernel && n->kernel_lib) {
-		memcpy(*buf + *len, "_[k]", 5);
-		*len += 4;
-	}
+	if (frame && o->annotate_kernel && n->kernel_lib)
+		strbuf_addstr(sb, "_[k]");
 }
 
 int flamegraph__write_folded(const struct flamegraph *fg, FILE *f, const struct folded_opts *o)
@@ -591,23 +574,19 @@ int flamegraph__write_folded(const struct flamegraph *fg, FILE *f, const struct 
 	/* a node ending stacks gives a line: its path from below the root */
 	for (size_t i = 1; i < fg->nr_nodes; i++) {
 		const struct fg_node *n = &fg->nodes[i];
-		size_t depth = 0, len = 0, bcap = 0;
-		char *buf = NULL;
+		size_t depth = 0;
+		struct strbuf buf = STRBUF_INIT;
 
 		if (!n->self)
 			continue;
 		for (uint32_t c = (uint32_t)i; c != 0; c = fg->nodes[c].parent)
 			path[depth++] = c;
 		while (depth--) {
-			if (len)
-				buf[len++] = ';';
-			folded_name(&buf, &len, &bcap, &fg->nodes[path[depth]], o);
+			if (buf.len)
+				strbuf_addch(&buf, ';');
+			folded_name(&buf, &fg->nodes[path[depth]], o);
 		}
-		if (nr == cap) {
-			cap = cap ? cap * 2 : 1024;
-			lines = xrealloc(lines, cap * sizeof(*lines));
-		}
-		lines[nr++] = (struct folded_line){ buf, n->self };
+		*ARRAY_PUSH(lines, nr, cap) = (struct folded_line){ strbuf_detach(&buf, NULL), n->self };
 	}
 	free(path);
 	qsort(lines, nr, sizeof(*lines), cmp_folded);

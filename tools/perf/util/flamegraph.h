@@ -63,7 +63,7 @@ struct flamegraph {
 	uint32_t *table;              /* (parent, name) -> node, open addressing */
 	size_t table_cap;
 	char **owned;                 /* command labels copied in */
-	size_t nr_owned;
+	size_t nr_owned, cap_owned;
 	void *inline_cache;           /* JIT address -> inline chain */
 	struct fg_frame *path;        /* one sample's frames, outermost first */
 	size_t path_cap;

@@ -9,20 +9,14 @@
 #include <sys/utsname.h>
 #include "header.h"
 #include "debug.h"
+#include "strbuf.h"
 #include "util.h"
 
 /* ---- encoding ---- */
 
 void feat_buf__put(struct feat_buf *b, const void *p, size_t n)
 {
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-
-		while (cap < b->len + n)
-			cap *= 2;
-		b->data = xrealloc(b->data, cap);
-		b->cap = cap;
-	}
+	GROW_ARRAY(b->data, b->len + n, b->cap);
 	if (n)
 		memcpy(b->data + b->len, p, n);
 	b->len += n;
@@ -198,10 +192,7 @@ int build_id__decode(const void *data, size_t size, struct build_id_entry **entr
 		name_len = rec.header.size - BUILD_ID_RECORD_FIXED;
 		if (!memchr(name, 0, name_len))
 			goto bad;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 16;
-			v = xrealloc(v, cap * sizeof(*v));
-		}
+		GROW_ARRAY(v, n + 1, cap);
 		v[n].cpumode = rec.header.misc & PERF_MISC_CPUMODE_MASK;
 		v[n].pid = rec.pid;
 		memcpy(v[n].build_id, rec.build_id, BUILD_ID_MAX);

@@ -31,6 +31,7 @@
 #include "jitdump.h"
 #include "namespaces.h"
 #include "sample.h"
+#include "strbuf.h"
 #include "util.h"
 
 /* an ELF written for one JIT_CODE_LOAD */
@@ -93,7 +94,7 @@ struct jit_inject {
 	size_t nr_pend, cap_pend, pend_pos;
 	uint64_t seq;
 	struct jit_dump *dumps;
-	size_t nr_dumps;
+	size_t nr_dumps, cap_dumps;
 
 	/* (pid, code_index) -> elf index + 1, for MOVE */
 	uint64_t *idx_keys;
@@ -219,10 +220,7 @@ static const struct perf_event_attr *attr_of(struct jit_inject *ji, const union 
 
 static void *evbuf(struct jit_inject *ji, size_t n)
 {
-	if (n > ji->evbuf_cap) {
-		ji->evbuf_cap = n * 2;
-		ji->evbuf = xrealloc(ji->evbuf, ji->evbuf_cap);
-	}
+	GROW_ARRAY(ji->evbuf, n, ji->evbuf_cap);
 	memset(ji->evbuf, 0, n);
 	return ji->evbuf;
 }
@@ -391,11 +389,7 @@ static uint64_t convert_time(const struct jit_inject *ji, bool arch, uint64_t cy
 static void add_pending(struct jit_inject *ji, uint64_t time, uint32_t pid, uint32_t tid,
 			uint64_t start, uint64_t len, uint64_t pgoff, uint32_t elf, uint32_t dump)
 {
-	if (ji->nr_pend == ji->cap_pend) {
-		ji->cap_pend = ji->cap_pend ? ji->cap_pend * 2 : 1024;
-		ji->pend = xrealloc(ji->pend, ji->cap_pend * sizeof(*ji->pend));
-	}
-	ji->pend[ji->nr_pend++] = (struct jit_pending){ time, start, len, pgoff, pid, tid, elf, dump, ji->seq++ };
+	*ARRAY_PUSH(ji->pend, ji->nr_pend, ji->cap_pend) = (struct jit_pending){ time, start, len, pgoff, pid, tid, elf, dump, ji->seq++ };
 }
 
 static int cmp_pending(const void *a, const void *b)
@@ -428,16 +422,14 @@ static size_t collect_lines(struct dump_ctx *c)
 	struct jit_inject *ji = c->ji;
 	struct jitdump_cursor cur;
 	struct jitdump_debug_line l;
-	size_t n = 0;
+	size_t n = 0, max;
 
 	if (!c->have_debug)
 		return 0;
-	if (c->debug.debug.nr_entry > ji->cap_lines) {
-		ji->cap_lines = c->debug.debug.nr_entry;
-		ji->lines = xrealloc(ji->lines, ji->cap_lines * sizeof(*ji->lines));
-	}
+	max = c->debug.debug.nr_entry;
+	GROW_ARRAY(ji->lines, max, ji->cap_lines);
 	jitdump_cursor_init(&cur, c->jd, &c->debug);
-	while (n < ji->cap_lines && jitdump_debug_line_next(&cur, &l) == 1)
+	while (n < max && jitdump_debug_line_next(&cur, &l) == 1)
 		ji->lines[n++] = (struct genelf_line){ l.addr, l.lineno, l.file };
 	return n;
 }
@@ -448,27 +440,22 @@ static size_t collect_pcs(struct dump_ctx *c)
 {
 	struct jit_inject *ji = c->ji;
 	struct jitdump_cursor cur;
-	size_t n = 0, nf = 0;
+	size_t n = 0, nf = 0, max;
 	uint64_t addr;
 	uint32_t nr;
 
 	if (!c->have_inl)
 		return 0;
-	if (c->inl.inl.nr_pc > ji->cap_pcs) {
-		ji->cap_pcs = c->inl.inl.nr_pc;
-		ji->pcs = xrealloc(ji->pcs, ji->cap_pcs * sizeof(*ji->pcs));
-	}
+	max = c->inl.inl.nr_pc;
+	GROW_ARRAY(ji->pcs, max, ji->cap_pcs);
 	jitdump_cursor_init(&cur, c->jd, &c->inl);
 	if (!ji->raw_frames)
 		ji->raw_frames = xmalloc(MAX_INLINE_DEPTH * sizeof(*ji->raw_frames));
 	for (;;) {
 		const struct jitdump_frame *fr = ji->raw_frames;
 
-		if (nf + MAX_INLINE_DEPTH > ji->cap_frames) {
-			ji->cap_frames = (nf + MAX_INLINE_DEPTH) * 2;
-			ji->frames = xrealloc(ji->frames, ji->cap_frames * sizeof(*ji->frames));
-		}
-		if (n >= ji->cap_pcs ||
+		GROW_ARRAY(ji->frames, nf + MAX_INLINE_DEPTH, ji->cap_frames);
+		if (n >= max ||
 		    jitdump_inline_pc_next(&cur, &addr, &nr, ji->raw_frames, MAX_INLINE_DEPTH) != 1)
 			break;
 		if (nr > MAX_INLINE_DEPTH)
@@ -490,11 +477,7 @@ static struct jit_elf *new_elf(struct jit_inject *ji, const char *dir, const cha
 {
 	struct jit_elf *e;
 
-	if (ji->nr_elfs == ji->cap_elfs) {
-		ji->cap_elfs = ji->cap_elfs ? ji->cap_elfs * 2 : 1024;
-		ji->elfs = xrealloc(ji->elfs, ji->cap_elfs * sizeof(*ji->elfs));
-	}
-	e = &ji->elfs[ji->nr_elfs++];
+	e = ARRAY_PUSH(ji->elfs, ji->nr_elfs, ji->cap_elfs);
 	memset(e, 0, sizeof(*e));
 	e->path = xasprintf("%s/%s", dir, name);
 	e->pid = pid;
@@ -507,10 +490,7 @@ static struct jit_elf *new_elf(struct jit_inject *ji, const char *dir, const cha
 static void add_load(struct jit_inject *ji, struct dump_ctx *c, const struct jitdump_record *r,
 		     uint32_t elf, uint64_t pgoff, uint64_t len)
 {
-	if (ji->nr_loads == ji->cap_loads) {
-		ji->cap_loads = ji->cap_loads ? ji->cap_loads * 2 : 1024;
-		ji->loads = xrealloc(ji->loads, ji->cap_loads * sizeof(*ji->loads));
-	}
+	GROW_ARRAY(ji->loads, ji->nr_loads + 1, ji->cap_loads);
 	ji->loads[ji->nr_loads] = (struct jit_load){ elf, pgoff, r->load.code_size };
 	idx_put(ji, r->load.pid, r->load.code_index, (uint32_t)ji->nr_loads);
 	ji->nr_loads++;
@@ -695,7 +675,7 @@ static int open_dump(struct jit_inject *ji, const union perf_event *ev, const st
 	}
 
 	attr = attr_of(ji, ev, &attr_idx);
-	ji->dumps = xrealloc(ji->dumps, (ji->nr_dumps + 1) * sizeof(*ji->dumps));
+	GROW_ARRAY(ji->dumps, ji->nr_dumps + 1, ji->cap_dumps);
 	d = &ji->dumps[ji->nr_dumps];
 	memset(d, 0, sizeof(*d));
 	d->path = xstrdup(src->key);

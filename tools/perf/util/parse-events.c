@@ -8,6 +8,7 @@
 #include "debug.h"
 #include "parse-events.h"
 #include "tracefs.h"
+#include "strbuf.h"
 #include "util.h"
 
 /*
@@ -219,7 +220,7 @@ err:
 struct tp_glob {
 	const char *sys, *ev, *mods;
 	char **names;
-	size_t nr;
+	size_t nr, alloc;
 };
 
 static int tp_glob_match(const char *sys, const char *event, void *arg)
@@ -227,15 +228,15 @@ static int tp_glob_match(const char *sys, const char *event, void *arg)
 	struct tp_glob *g = arg;
 
 	if (!fnmatch(g->sys, sys, 0) && !fnmatch(g->ev, event, 0)) {
-		g->names = xrealloc(g->names, (g->nr + 1) * sizeof(*g->names));
-		g->names[g->nr++] = g->mods ? xasprintf("%s:%s:%s", sys, event, g->mods)
+		*ARRAY_PUSH(g->names, g->nr, g->alloc) = g->mods ? xasprintf("%s:%s:%s", sys, event, g->mods)
 					    : xasprintf("%s:%s", sys, event);
 	}
 	return 0;
 }
 
 /* "sys:ev*" and "sdt_*:*": every tracefs event that matches, like perf */
-static int parse_tracepoint_glob(const char *tok, struct parsed_event **evs, size_t *nr)
+static int parse_tracepoint_glob(const char *tok, struct parsed_event **evs, size_t *nr,
+				 size_t *alloc)
 {
 	char *copy = xstrdup(tok), *ev = strchr(copy, ':'), *mods;
 	struct tp_glob g = { 0 };
@@ -258,10 +259,9 @@ static int parse_tracepoint_glob(const char *tok, struct parsed_event **evs, siz
 	for (size_t i = 0; i < g.nr; i++) {
 		struct parsed_event pe;
 
-		if (!ret && parse_one(g.names[i], &pe) == 0) {
-			*evs = xrealloc(*evs, (*nr + 1) * sizeof(**evs));
-			(*evs)[(*nr)++] = pe;
-		} else
+		if (!ret && parse_one(g.names[i], &pe) == 0)
+			*ARRAY_PUSH(*evs, *nr, *alloc) = pe;
+		else
 			ret = -1;
 		free(g.names[i]);
 	}
@@ -273,6 +273,8 @@ static int parse_tracepoint_glob(const char *tok, struct parsed_event **evs, siz
 int parse_events(const char *str, struct parsed_event **evs, size_t *nr)
 {
 	char *copy = xstrdup(str), *save = NULL, *tok;
+	/* *evs holds at least *nr (a caller may add to an earlier list) */
+	size_t alloc = *nr;
 	int ret = 0;
 
 	if (!*str) {
@@ -285,7 +287,7 @@ int parse_events(const char *str, struct parsed_event **evs, size_t *nr)
 		char *name = drop_sdt_copy(tok);
 
 		if (strchr(name, ':') && strpbrk(name, "*?[")) {
-			int r = parse_tracepoint_glob(name, evs, nr);
+			int r = parse_tracepoint_glob(name, evs, nr, &alloc);
 
 			free(name);
 			if (r) {
@@ -299,8 +301,7 @@ int parse_events(const char *str, struct parsed_event **evs, size_t *nr)
 			ret = -1;
 			break;
 		}
-		*evs = xrealloc(*evs, (*nr + 1) * sizeof(**evs));
-		(*evs)[(*nr)++] = pe;
+		*ARRAY_PUSH(*evs, *nr, alloc) = pe;
 	}
 	free(copy);
 	return ret;

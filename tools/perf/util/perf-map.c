@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "debug.h"
 #include "perf-map.h"
+#include "strbuf.h"
 #include "util.h"
 
 int perf_map__pid(const char *path)
@@ -180,8 +181,8 @@ int perf_map__load_fd(int fd, const char *path, uid_t owner, struct symtab *t)
 	struct stat st;
 	struct pm_entry *ents = NULL;
 	size_t nr = 0, cap = 0, lineno = 0, nr_sized0 = 0;
-	char *buf, *p, *end;
-	size_t size;
+	struct strbuf sb = STRBUF_INIT;
+	char *p, *end;
 	int added;
 
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
@@ -189,25 +190,24 @@ int perf_map__load_fd(int fd, const char *path, uid_t owner, struct symtab *t)
 		pr_warning("%s not owned by current user or root, ignoring it\n", path);
 		return -1;
 	}
-	/* read through the descriptor we checked, not the name again */
-	size = 0;
-	buf = xmalloc((size_t)st.st_size + 4096);
-	for (size_t cap_b = (size_t)st.st_size + 4096;;) {
-		ssize_t n = pread(fd, buf + size, cap_b - size - 1, (off_t)size);
+	/*
+	 * Read through the descriptor we checked, not the name again, from
+	 * offset 0 whatever the descriptor's position; writers may still append.
+	 */
+	strbuf_grow(&sb, (size_t)st.st_size + 4096);
+	for (;;) {
+		ssize_t n = pread(fd, sb.buf + sb.len, sb.alloc - sb.len - 1, (off_t)sb.len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			break;
-		size += (size_t)n;
-		if (cap_b - size - 1 == 0) {
-			cap_b *= 2;
-			buf = xrealloc(buf, cap_b);
-		}
+		sb.len += (size_t)n;
+		strbuf_grow(&sb, 1);
 	}
-	buf[size] = '\0';
-	end = buf + size;
-	for (p = buf; p < end; lineno++) {
+	strbuf_setlen(&sb, sb.len);     /* the NUL after the text */
+	end = sb.buf + sb.len;
+	for (p = sb.buf; p < end; lineno++) {
 		char *eol = memchr(p, '\n', (size_t)(end - p)), *q = p;
 		uint64_t start, len;
 		bool ok;
@@ -224,11 +224,7 @@ int perf_map__load_fd(int fd, const char *path, uid_t owner, struct symtab *t)
 			symtab__add(t, start, 0, STB_GLOBAL, STT_FUNC, q);
 			nr_sized0++;
 		} else if (ok && start + len > start) {
-			if (nr == cap) {
-				cap = cap ? cap * 2 : 256;
-				ents = xrealloc(ents, cap * sizeof(*ents));
-			}
-			ents[nr++] = (struct pm_entry){ start, start + len, q, lineno };
+			*ARRAY_PUSH(ents, nr, cap) = (struct pm_entry){ start, start + len, q, lineno };
 		} else if (*p) {
 			pr_debug("%s: skipping bad line: %.60s\n", path, p);
 		}
@@ -236,6 +232,6 @@ int perf_map__load_fd(int fd, const char *path, uid_t owner, struct symtab *t)
 	}
 	added = (int)((nr ? add_resolved(ents, nr, t, path) : 0) + nr_sized0);
 	free(ents);
-	free(buf);
+	strbuf_release(&sb);
 	return added;
 }

@@ -67,7 +67,7 @@ int record_output__open(struct record_output *o, const char *path, struct evlist
 		return -1;
 	o->open = true;
 	for (size_t i = 0; i < el->nr; i++) {
-		struct evsel_rec *e = &el->entries[i];
+		struct evsel *e = &el->entries[i];
 		uint64_t *ids = xmalloc((e->nr_ids + 1) * sizeof(uint64_t));
 		size_t n = 0;
 
@@ -179,7 +179,7 @@ static const struct perf_event_attr *attr_of(struct record_output *o, const unio
 	if (el->nr == 1)
 		return &el->entries[0].attr;
 	if (perf_event__read_id(evlist__sample_type(el), true, ev, &id)) {
-		struct evsel_rec *e = evlist__find_id(el, id);
+		struct evsel *e = evlist__find_id(el, id);
 
 		if (e)
 			return &e->attr;
@@ -296,7 +296,7 @@ void record_output__read_lost_samples(struct record_output *o)
 	struct evlist *el = o->evlist;
 
 	for (size_t i = 0; i < el->nr; i++) {
-		struct evsel_rec *e = &el->entries[i];
+		struct evsel *e = &el->entries[i];
 		unsigned id_hdr = sample_id_hdr_size(e->attr.sample_type);
 
 		if (!(e->attr.read_format & PERF_FORMAT_LOST))

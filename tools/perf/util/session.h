@@ -11,18 +11,9 @@
 #include <stdint.h>
 #include "data.h"
 #include "event.h"
+#include "evsel.h"
 #include "machine.h"
 #include "sample.h"
-
-struct evsel {
-	struct perf_event_attr attr;
-	char *name;                    /* "cpu-clock", "sched:sched_switch", ... */
-	int idx;
-	unsigned id_hdr_size;
-	uint64_t nr_samples;
-	uint64_t total_period;
-	void *priv;                    /* tracepoint format etc. */
-};
 
 struct perf_session;
 

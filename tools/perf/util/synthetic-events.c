@@ -241,7 +241,7 @@ int synthesize_id_index(const struct synth_target *t, const struct evlist *el)
 	ev->header.type = PERF_RECORD_ID_INDEX;
 	ev->nr = n;
 	for (size_t i = 0; i < el->nr; i++) {
-		const struct evsel_rec *e = &el->entries[i];
+		const struct evsel *e = &el->entries[i];
 
 		for (int c = 0; c < el->cpus->nr; c++)
 			for (int th = 0; th < el->nr_threads; th++) {

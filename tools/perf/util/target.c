@@ -6,14 +6,9 @@
 #include <unistd.h>
 #include "debug.h"
 #include "evlist.h"
+#include "strbuf.h"
 #include "target.h"
 #include "util.h"
-
-static void add_pid(pid_t **v, int *nr, pid_t pid)
-{
-	*v = xrealloc(*v, (*nr + 1) * sizeof(pid_t));
-	(*v)[(*nr)++] = pid;
-}
 
 static pid_t tgid_of(pid_t tid)
 {
@@ -35,11 +30,11 @@ static int add_process(struct target *t, pid_t pid)
 
 	if (!tids)
 		return 0;   /* gone between the check and now: nothing to attach to */
-	t->threads = xrealloc(t->threads, (t->nr_threads + nt) * sizeof(pid_t));
+	GROW_ARRAY(t->threads, (size_t)t->nr_threads + nt, t->alloc_threads);
 	memcpy(t->threads + t->nr_threads, tids, nt * sizeof(pid_t));
 	t->nr_threads += nt;
 	free(tids);
-	add_pid(&t->pids, &t->nr_pids, pid);
+	*ARRAY_PUSH(t->pids, t->nr_pids, t->alloc_pids) = pid;
 	return 0;
 }
 
@@ -47,17 +42,18 @@ static void add_thread(struct target *t, pid_t tid)
 {
 	pid_t tg = tgid_of(tid);
 
-	add_pid(&t->threads, &t->nr_threads, tid);
+	*ARRAY_PUSH(t->threads, t->nr_threads, t->alloc_threads) = tid;
 	for (int k = 0; k < t->nr_pids; k++)
 		if (t->pids[k] == tg)
 			return;
-	add_pid(&t->pids, &t->nr_pids, tg);
+	*ARRAY_PUSH(t->pids, t->nr_pids, t->alloc_pids) = tg;
 }
 
 /* "1,2,3" -> ids; -1 on anything else */
 static int parse_list(const char *list, pid_t **ids, int *nr)
 {
 	char *copy = xstrdup(list), *save = NULL, *tok;
+	size_t alloc = 0;
 	int ret = 0;
 
 	*ids = NULL;
@@ -72,7 +68,7 @@ static int parse_list(const char *list, pid_t **ids, int *nr)
 			ret = -1;
 			break;
 		}
-		add_pid(ids, nr, (pid_t)v);
+		*ARRAY_PUSH(*ids, *nr, alloc) = (pid_t)v;
 	}
 	free(copy);
 	return ret || !*nr ? -1 : 0;

@@ -14,6 +14,7 @@ struct target {
 	int nr_threads;
 	pid_t *pids;               /* their processes, each once */
 	int nr_pids;
+	size_t alloc_threads, alloc_pids;
 };
 
 /*

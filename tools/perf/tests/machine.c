@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * KSYMBOL records in the machine model: a registered range (BPF program,
- * trampoline) resolves to a DSO and symbol of its name, a later
- * registration over it replaces it, an UNREGISTER hands the range back to
- * the kernel map, and short or empty records change nothing.
+ * The address-space model (util/machine.c): overlapping maps replace what
+ * they cover; KSYMBOL records: a registered range (BPF program, trampoline)
+ * resolves to a DSO and symbol of its name, a later registration over it
+ * replaces it, an UNREGISTER hands the range back to the kernel map, and
+ * short or empty records change nothing.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,50 @@
 #include "util/machine.h"
 #include "util/symbol.h"
 #include "util/util.h"
+#define KBASE 0xffffffff81000000ull
+#define BPF1  0xffffffffc0001000ull
+
+static struct map *mk(struct machine *m, uint64_t start, uint64_t end, uint64_t pgoff, const char *name)
+{
+	struct map *map = xzalloc(sizeof(*map));
+
+	map->start = start;
+	map->end = end;
+	map->pgoff = pgoff;
+	map->refcnt = 1;
+	map->dso = dsos__findnew(&m->dsos, name);
+	return map;
+}
+
+static int test__maps_overlap(void)
+{
+	struct machine m;
+	struct thread *t;
+	struct map *x;
+
+	machine__init(&m);
+	t = machine__findnew_thread(&m, 10, 10);
+	maps__insert(t->maps, mk(&m, 0x1000, 0x5000, 0, "/a"));
+	maps__insert(t->maps, mk(&m, 0x2000, 0x3000, 0, "/b"));
+	TEST_ASSERT_EQUAL("maps after split", t->maps->nr, 3);
+	x = maps__find(t->maps, 0x1800);
+	TEST_ASSERT_VAL("front piece is /a", x && !strcmp(x->dso->long_name, "/a") && x->end == 0x2000);
+	x = maps__find(t->maps, 0x2800);
+	TEST_ASSERT_VAL("middle is /b", x && !strcmp(x->dso->long_name, "/b"));
+	x = maps__find(t->maps, 0x4000);
+	TEST_ASSERT_VAL("tail piece is /a", x && !strcmp(x->dso->long_name, "/a"));
+	TEST_ASSERT_EQUAL("tail keeps its file offset", x->pgoff, 0x2000);
+	/* a map covering everything replaces all of it */
+	maps__insert(t->maps, mk(&m, 0x0, 0x10000, 0, "/c"));
+	TEST_ASSERT_EQUAL("one map left", t->maps->nr, 1);
+	TEST_ASSERT_VAL("nothing outside", maps__find(t->maps, 0x10000) == NULL);
+	/* threads of one process share maps */
+	struct thread *t2 = machine__findnew_thread(&m, 10, 11);
+	TEST_ASSERT_VAL("thread shares maps", t2->maps == t->maps);
+	machine__exit(&m);
+	return TEST_OK;
+}
+DEFINE_SUITE("Maps: a new mapping replaces what it overlaps", test__maps_overlap);
 
 #define KBASE 0xffffffff81000000ull
 #define BPF1  0xffffffffc0001000ull

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "tests/tests.h"
 #include "util/jitdump.h"
+#include "util/strbuf.h"
 #include "util/util.h"
 
 struct bytes {
@@ -20,8 +21,7 @@ struct bytes {
 
 static void put(struct bytes *b, const void *d, size_t n)
 {
-	if (b->len + n > b->cap)
-		b->p = xrealloc(b->p, b->cap = (b->len + n) * 2 + 64);
+	GROW_ARRAY(b->p, b->len + n, b->cap);
 	memcpy(b->p + b->len, d, n);
 	b->len += n;
 }
