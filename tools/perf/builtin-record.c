@@ -117,6 +117,8 @@ static int record__parse_events(struct record *rec, const char *workload)
 	char *bin = workload__elf_path(workload);
 	int ret = 0;
 
+	rec->sdt.pids = rec->pid_list;   /* a -p process's own copies, in its root */
+	rec->sdt.system_wide = rec->opts.system_wide;
 	for (size_t i = 0; i < rec->nr_event_strs && !ret; i++) {
 		if (sdt_record__prepare(&rec->sdt, rec->event_strs[i], bin) < 0)
 			ret = -1;
