@@ -5,9 +5,11 @@
 # sdt_ct waits until its semaphore says ct:hit is probed (then 1 s for the recorder to
 # enable its events), fires ct:hit N times, prints "hits N" and exits; unprobed, it fires
 # after its timeout and prints "hits N unarmed".
-# Verified to fail without the protection, in look_at_file (util/sdt-pid.c): the probe path
-# forced to /proc/PID/root/NAME without the no-symlink open and inode check: "symlink: 0 hits
-# of ct:hit recorded, the program fired 5" (the uprobe went on the host binary).
+# Verified to fail without the protections in util/sdt-pid.c: look_at_file's probe path forced
+# to /proc/PID/root/NAME (no no-symlink open, no inode check): "symlink: the program was not
+# probed" (the uprobe went on the host binary); sdt_pid__resolve_target opening the target by
+# its host path: "probe --target-ns -x /app/link ... was accepted"; sdt_pid__cache_target the
+# same: "buildid-cache --target-ns -a /app/link ... was accepted".
 need_containers
 need_ref_perf
 need_cmd chroot
@@ -65,10 +67,28 @@ ls "$HOME"/.debug/app/prog/*/probes >/dev/null 2>&1 || fail "/app/prog was not a
 info "ours: 9 hits of 9 (perf 6.1: ${ref_hits:-0}), cached as /app/prog ${bid:-}"
 ct_cleanup
 
+# ---- -a: not in the cache (its entry names /app/prog, no host file): every process's copies ----
+# (2 s: record -a first describes every process of the machine)
+ct_start_chroot "$PWD/R" /app/prog 6 2000 20000 >all.out
+pid=$CT_PID
+timeout 30 "$PERF" record -e sdt_ct:hit -a -o all.data -- \
+	sh -c "while kill -0 $pid 2>/dev/null; do sleep 0.1; done" >all.err 2>&1 || fail "record -a failed: $(cat all.err)"
+grep -q "^Probing sdt_ct:hit in /proc/$pid/root/app/prog " all.err || fail "-a: not probed in the container: $(cat all.err)"
+hits all all.data 6 all.out
+info "-a: 6 hits of 6, probed in the container's copy"
+ct_cleanup
+
 # ---- probe --target-ns=PID -x /app/prog (and a symlink there to a host binary: refused) ----
 ln -s "$PWD/host/prog" R/app/link
 ct_start_chroot "$PWD/R" /app/prog 4 1000 20000 >probe.out
 pid=$CT_PID
+# buildid-cache --target-ns: the container's file, by build-id under its name there (a fresh cache)
+mkdir h2
+HOME=$PWD/h2 "$PERF" buildid-cache --target-ns="$pid" -a /app/link >bc.err 2>&1 &&
+	fail "buildid-cache --target-ns -a /app/link (a symlink to a host binary) was accepted"
+HOME=$PWD/h2 "$PERF" buildid-cache --target-ns="$pid" -a /app/prog >bc.err 2>&1 ||
+	fail "buildid-cache --target-ns=$pid -a /app/prog failed: $(cat bc.err)"
+cmp -s h2/.debug/app/prog/*/elf R/app/prog || fail "buildid-cache --target-ns: /app/prog not cached as it is in the container"
 "$PERF_REF" probe -q --target-ns="$pid" -x /app/prog %sdt_ct:hit >/dev/null 2>&1
 ref_probe=$?
 "$PERF_REF" probe -q -d 'sdt_ct:*' >/dev/null 2>&1
@@ -82,7 +102,7 @@ grep -q "^p:sdt_ct/hit /proc/$pid/root/app/prog:" "$T/uprobe_events" ||
 timeout 30 "$PERF" record -e sdt_ct:hit -p "$pid" -o probe.data >probe.err 2>&1 || fail "record failed: $(cat probe.err)"
 "$PERF" probe -q -d 'sdt_ct:*' 2>/dev/null || fail "probe -d failed"
 hits probe probe.data 4 probe.out
-info "probe --target-ns: 4 hits of 4 (perf 6.1's probe --target-ns exits $ref_probe here), a symlink refused"
+info "probe --target-ns: 4 hits of 4 (perf 6.1's probe --target-ns exits $ref_probe here); it and buildid-cache refuse a symlink"
 ct_cleanup
 
 # ---- the container turns /app/prog into a symlink to a host binary after starting it ----
