@@ -326,6 +326,7 @@ int cmd_record(int argc, const char **argv)
 				    parse_comp_level, NULL),
 		OPT_BOOLEAN(0, "jit", &rec.jit_attach,
 			    "with -p: load the JVMTI agent into the JVM(s), stop it at the end (then perf inject --jit)"),
+		OPT_BOOLEAN(0, "namespaces", &rec.opts.namespaces, "Record namespaces events"),
 		OPT_BOOLEAN('q', "quiet", &verbose_q, "don't print any warnings or messages"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose (show counter open errors, etc)"),
 		OPT_END()
