@@ -5,8 +5,7 @@
 # (perf 6.1's recordings read by ours: the compat matrix, scr_task rows of compat/script.tbl)
 # Verified to fail with the synthesized records removed (synthesize_namespaces returning 0
 # at once): "fewer than 2 NAMESPACES records (perf-exec's, the fork's): 1"; without the attr bit
-# (evlist.c): "the
-# tracking event has no namespaces bit".
+# (evlist.c): "the tracking event has no namespaces bit".
 need_containers
 need_ref_perf
 trap 'ct_cleanup' EXIT
