@@ -136,8 +136,7 @@ static void record__jit_finish(struct record *rec)
 {
 	char line[1024] = "";
 
-	if (!rec->out.pipe)
-		jit_save__finish(rec->out.jsave, rec->output, line, sizeof(line));
+	jit_save__finish(rec->out.jsave, rec->out.pipe ? NULL : rec->output, line, sizeof(line));
 	if (line[0] && !quiet)
 		fprintf(stderr, "%s\n", line);
 }
