@@ -16,7 +16,7 @@ ct_start "$PWD/ct" "$W" 60000 ct_fn_one ct_fn_two >/dev/null
 pid=$CT_PID
 for _ in $(seq 100); do [ -s ct/perf-1.map ] && break; sleep 0.05; done
 [ -s ct/perf-1.map ] || fail "the workload wrote no /tmp/perf-1.map in its container"
-timeout -s INT 1 "$PERF" record -e cpu-clock -o - -p "$pid" >pipe.data 2>rec.err
+timeout -s INT 2 "$PERF" record -e cpu-clock -o - -p "$pid" >pipe.data 2>rec.err
 grep -q 'pipe mode: 1 JIT file of processes in other namespaces not saved (record to a file with -o' rec.err ||
 	fail "pipe mode: record did not say what it did not save: $(cat rec.err)"
 ls -d ./*.jit >/dev/null 2>&1 && fail "pipe mode: a .jit directory was written: $(ls -d ./*.jit)"
