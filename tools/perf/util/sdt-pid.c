@@ -331,6 +331,11 @@ int sdt_pid__resolve(const char *spec, const char *pids, struct sdt_sites *out)
 	struct sdt_pid_ctx c;
 	char *at;
 
+	/* only SDT names: "cycles:u" or a missing tracepoint is not worth reading every mapped file */
+	if (spec[0] != '%' && strncmp(spec, "sdt_", 4)) {
+		memset(out, 0, sizeof(*out));
+		return 0;
+	}
 	ctx_init(&c, spec, out, &at);
 	c.named_pids = pids != NULL;
 	if (pids) {

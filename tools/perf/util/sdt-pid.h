@@ -24,9 +24,9 @@
 #include "sdt-record.h"
 
 /*
- * The uprobes of the cached-event style spec "[%][sdt_]PROV:NAME" (globs)
- * in the files mapped by the processes of @pids (a comma separated list,
- * as -p takes it), or by every process when @pids is NULL. One uprobe set
+ * The uprobes of the spec "%PROV:NAME" or "sdt_PROV:NAME" (globs; other
+ * specs give 0) in the files mapped by the processes of @pids (a comma
+ * separated list, as -p takes it), or by every process when @pids is NULL. One uprobe set
  * per file (inode), however many processes map it. Returns the count (0 =
  * no match), -1 on error; @out is filled either way (sdt_sites__exit).
  */
