@@ -101,6 +101,9 @@ grep -q 'symlink' link.err || fail "probe of a symlink: no reason given: $(cat l
 	fail "probe --target-ns=$pid -x /app/prog failed: $(cat probe.err)"
 grep -q "^p:sdt_ct/hit /proc/$pid/root/app/prog:" "$T/uprobe_events" ||
 	fail "probe --target-ns: not on /proc/$pid/root/app/prog: $(grep sdt_ct "$T/uprobe_events")"
+# perf 6.1 takes the line as it is (its probe -l reads the file through that path)
+"$PERF_REF" probe -l 2>/dev/null | grep -q "sdt_ct:hit .* in /proc/$pid/root/app/prog" ||
+	fail "perf 6.1's probe -l does not list our uprobe on /proc/$pid/root/app/prog: $("$PERF_REF" probe -l 2>&1 | grep sdt_ct)"
 timeout 30 "$PERF" record -e sdt_ct:hit -p "$pid" -o probe.data -- sh -c "$(trigger "$pid" probe.out)" >probe.err 2>&1 || fail "record failed: $(cat probe.err)"
 "$PERF" probe -q -d 'sdt_ct:*' 2>/dev/null || fail "probe -d failed"
 hits probe probe.data 4 probe.out
