@@ -13,6 +13,7 @@
 #include "util/debug.h"
 #include "util/debuginfod.h"
 #include "util/parse-options.h"
+#include "util/sdt-pid.h"
 #include "util/util.h"
 
 struct name_list {
@@ -59,7 +60,7 @@ int cmd_buildid_cache(int argc, const char **argv)
 	};
 	struct name_list add = { 0 }, rem = { 0 }, purge = { 0 };
 	bool list = false, purge_all = false;
-	const char *debug_dir = NULL;
+	const char *debug_dir = NULL, *target_ns = NULL;
 	struct debuginfod_opt dbgd_opt = DEBUGINFOD_OPT_INIT;
 	struct debuginfod *dbgd;
 	const struct option options[] = {
@@ -71,6 +72,7 @@ int cmd_buildid_cache(int argc, const char **argv)
 		OPT_STRING(0, "debug-dir", &debug_dir, "dir", "directory of the build-id cache (default ~/.debug)"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
 		OPT_DEBUGINFOD(&dbgd_opt),
+		OPT_STRING(0, "target-ns", &target_ns, "n", "target pid for namespace context"),
 		OPT_END(),
 	};
 	char *root;
@@ -86,15 +88,19 @@ int cmd_buildid_cache(int argc, const char **argv)
 	dbgd = debuginfod__new(&dbgd_opt, false);
 
 	for (size_t i = 0; i < add.nr; i++) {
-		char bid[41];
+		char bid[41], *in_ns = target_ns ? xasprintf("/proc/%s/root%s", target_ns, add.v[i]) : NULL;
+		/* --target-ns: read inside that process's root, cached under its name there */
+		int r = in_ns ? sdt_pid__cache_target(root, in_ns, bid) : bidcache__add(root, add.v[i], bid);
 
-		if (bidcache__add(root, add.v[i], bid) < 0) {
+		free(in_ns);
+		if (r < 0) {
 			err = 1;
 			continue;
 		}
 		if (verbose)
 			printf("Adding %s %s: Ok\n", bid, add.v[i]);
-		debuginfod__ensure_debuginfo(dbgd, add.v[i]);
+		if (!target_ns)
+			debuginfod__ensure_debuginfo(dbgd, add.v[i]);
 	}
 	for (size_t i = 0; i < rem.nr; i++) {
 		char bid[41] = "";

@@ -25,9 +25,8 @@
 #include "util/util.h"
 
 struct probe_opts {
-	const char *target;
-	const char *line_range, *vars_at;
-	const char *filter;
+	const char *target, *target_ns;   /* -x, --target-ns */
+	const char *line_range, *vars_at, *filter;
 	bool cache, dry_run, force, list, externs, funcs;
 	char **adds, **dels;
 	size_t nr_adds, nr_dels;
@@ -79,7 +78,7 @@ static int do_add(struct probe_opts *o)
 			return -EINVAL;
 		}
 	/* perf 6.1 caches the target (and its SDT notes) on every add, dry runs too */
-	if (o->target) {
+	if (o->target && strncmp(o->target, "/proc/", 6)) {   /* /proc/PID/root/..: read in the root (sdt-pid.c) */
 		char abs[PATH_MAX], bid[41];
 
 		if (sdt_cache__add_binary(root, o->target, abs, bid) < 0)
@@ -349,6 +348,7 @@ int cmd_probe(int argc, const char **argv)
 		OPT_STRING(0, "filter", &o.filter, "[!]FILTER",
 			   "only the names -F shows that match (globs, & | !; default \"" PROBE_FUNCS_FILTER "\")"),
 		OPT_STRING('x', "exec", &o.target, "executable|path", "target executable name or path"),
+		OPT_STRING(0, "target-ns", &o.target_ns, "pid", "target pid for namespace contexts"),
 		OPT_BOOLEAN(0, "cache", &o.cache, "manipulate probe cache"),
 		OPT_BOOLEAN('n', "dry-run", &o.dry_run, "dry run"),
 		OPT_BOOLEAN('f', "force", &o.force, "forcibly add events with existing name"),
@@ -357,11 +357,13 @@ int cmd_probe(int argc, const char **argv)
 		OPT_DEBUGINFOD(&dbgd_opt),
 		OPT_END(),
 	};
+	char ns_target[PATH_MAX];
 	int ret = 0;
 
 	argc = parse_options(argc, argv, options, usage, 0);
-	if (o.target && access(o.target, F_OK)) {
-		/* perf 6.1 checks -x while parsing options: a usage error */
+	if (o.target && o.target_ns && snprintf(ns_target, sizeof(ns_target), "/proc/%s/root%s", o.target_ns, o.target) > 0)
+		o.target = ns_target;   /* -x names a file in that process's root */
+	if (o.target && access(o.target, F_OK)) {   /* perf 6.1 checks -x while parsing: usage error */
 		pr_err("Failed to get the absolute path of %s: %m\n", o.target);
 		usage_with_options(usage, options);
 	}

@@ -117,6 +117,8 @@ static int record__parse_events(struct record *rec, const char *workload)
 	char *bin = workload__elf_path(workload);
 	int ret = 0;
 
+	rec->sdt.pids = rec->pid_list;   /* a -p process's own copies, in its root */
+	rec->sdt.system_wide = rec->opts.system_wide;
 	for (size_t i = 0; i < rec->nr_event_strs && !ret; i++) {
 		if (sdt_record__prepare(&rec->sdt, rec->event_strs[i], bin) < 0)
 			ret = -1;
@@ -134,8 +136,7 @@ static void record__jit_finish(struct record *rec)
 {
 	char line[1024] = "";
 
-	if (!rec->out.pipe)
-		jit_save__finish(rec->out.jsave, rec->output, line, sizeof(line));
+	jit_save__finish(rec->out.jsave, rec->out.pipe ? NULL : rec->output, line, sizeof(line));
 	if (line[0] && !quiet)
 		fprintf(stderr, "%s\n", line);
 }
@@ -324,6 +325,7 @@ int cmd_record(int argc, const char **argv)
 				    parse_comp_level, NULL),
 		OPT_BOOLEAN(0, "jit", &rec.jit_attach,
 			    "with -p: load the JVMTI agent into the JVM(s), stop it at the end (then perf inject --jit)"),
+		OPT_BOOLEAN(0, "namespaces", &rec.opts.namespaces, "Record namespaces events"),
 		OPT_BOOLEAN('q', "quiet", &verbose_q, "don't print any warnings or messages"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose (show counter open errors, etc)"),
 		OPT_END()

@@ -132,6 +132,7 @@ void evlist__config(struct evlist *el, const struct record_opts *opts)
 		}
 		if (opts->callchain_dwarf && a->mmap)
 			a->mmap_data = 1;
+		a->namespaces = opts->namespaces && a->task;
 		if (opts->use_clockid) {
 			a->use_clockid = 1;
 			a->clockid = opts->clockid;

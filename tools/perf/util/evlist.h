@@ -37,6 +37,7 @@ struct record_opts {
 	int clockid;
 	int mmap_pages;            /* -m: data pages per ring */
 	int comp_level;            /* -z: zstd level, 0 = off */
+	bool namespaces;           /* --namespaces: NAMESPACES records (tracking event) */
 };
 
 struct evlist {

@@ -264,6 +264,13 @@ int jit_save__finish(struct jit_save *js, const char *output, char *summary, siz
 				 js->failed[0]);
 		return js->nr_failed ? -1 : 0;
 	}
+	/* a pipe has no place beside it: inject or report reading the pipe live read the roots */
+	if (!output) {
+		snprintf(summary, len, "[ perf record: pipe mode: %zu JIT file%s of processes in other namespaces "
+			 "not saved (record to a file with -o to keep them; perf inject --jit and perf report read "
+			 "them in the containers while the processes run) ]", js->nr_held, js->nr_held == 1 ? "" : "s");
+		return 0;
+	}
 	dir = jit_saved__dir_of(output);
 	old = xasprintf("%s.old", dir);
 	if (!lstat(dir, &st)) {

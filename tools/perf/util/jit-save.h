@@ -35,6 +35,7 @@ void jit_save__event(struct jit_save *js, const union perf_event *ev);
  * Copies what was held into <output>.jit/ (an older one is moved to
  * <output>.jit.old) and writes the index. summary gets one line for the
  * user ("" when nothing was saved). 0, or -1 with the reason in summary.
+ * @output NULL (pipe mode): nothing is saved, summary says what was not.
  */
 int jit_save__finish(struct jit_save *js, const char *output, char *summary, size_t len);
 

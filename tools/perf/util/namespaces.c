@@ -128,12 +128,12 @@ static int checked_fd(const struct ns_proc *p, int fd)
 	return fd;
 }
 
-int ns_proc__open(const struct ns_proc *p, const char *path)
+/* path opened inside p's root with the openat2 resolve flags given (see ns_proc__open) */
+static int open_in_root(const struct ns_proc *p, const char *path, unsigned long long resolve)
 {
 	struct open_how how = {
 		.flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK,
-		/* '..' and absolute symlinks stay inside the root; no /proc magic links */
-		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+		.resolve = resolve,
 	};
 	unsigned long long start;
 	char root[64];
@@ -157,6 +157,33 @@ int ns_proc__open(const struct ns_proc *p, const char *path)
 		return -1;
 	}
 	return checked_fd(p, fd);
+}
+
+int ns_proc__open(const struct ns_proc *p, const char *path)
+{
+	/* '..' and absolute symlinks stay inside the root; no /proc magic links */
+	return open_in_root(p, path, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
+}
+
+int ns_proc__open_nosymlinks(const struct ns_proc *p, const char *path)
+{
+	return open_in_root(p, path, RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+}
+
+char *ns_proc__path_in_root(const struct ns_proc *p, const char *path)
+{
+	char link[64], root[4096];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/%d/root", (int)p->pid);
+	n = readlink(link, root, sizeof(root) - 1);
+	if (n <= 1 || root[0] != '/')
+		return xstrdup(path);
+	root[n] = 0;
+	/* a chroot in a mount namespace we share: maps name its files from our root */
+	if (!strncmp(path, root, (size_t)n) && path[n] == '/')
+		return xstrdup(path + n);
+	return xstrdup(path);
 }
 
 int ns_proc__open_mapped(const struct ns_proc *p, uint64_t start, uint64_t end, const char *base)

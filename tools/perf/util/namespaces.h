@@ -49,6 +49,20 @@ static inline bool ns_proc__contained(const struct ns_proc *p)
 int ns_proc__open(const struct ns_proc *p, const char *path);
 
 /*
+ * The same, but with no symlink at all on the way (ELOOP): the path then
+ * names the file for anyone resolving it from the process's root, e.g.
+ * the kernel given /proc/PID/root/<path>.
+ */
+int ns_proc__open_nosymlinks(const struct ns_proc *p, const char *path);
+
+/*
+ * A path of /proc/PID/maps as the process names it inside its root: maps
+ * name files from the reader's root, so a chroot in our mount namespace
+ * shows its root's prefix, which is taken off. malloc'ed.
+ */
+char *ns_proc__path_in_root(const struct ns_proc *p, const char *path);
+
+/*
  * The file mapped at [start, end) in the process, through
  * /proc/PID/map_files (needs CAP_SYS_ADMIN): the very object the kernel
  * reported, whatever its path says in which root, with no path walked.

@@ -159,8 +159,12 @@ int record_output__synthesize(struct record_output *o, pid_t child, const pid_t 
 		ret = synthesize_cpu_map(&t, o->evlist);
 	if (!ret)
 		ret = synthesize_bpf_events(&t);
+	for (size_t i = 0; i < o->evlist->nr; i++)
+		t.namespaces |= o->evlist->entries[i].attr.namespaces;
 	if (!ret && child > 0)
 		ret = synthesize_comm(&t, child, child, "perf-exec", false);
+	if (!ret && child > 0)
+		ret = synthesize_namespaces(&t, child, child);
 	if (!ret && system_wide)
 		ret = synthesize_all_threads(&t);
 	else

@@ -15,6 +15,7 @@
 #include "debug.h"
 #include "probe-event.h"
 #include "sdt-cache.h"
+#include "sdt-pid.h"
 #include "sdt-record.h"
 #include "tracefs.h"
 #include "util.h"
@@ -79,7 +80,14 @@ int sdt_spec__resolve(const char *spec, const char *binary, const char *extra_ar
 	char *root = bidcache__root(NULL), *group, *event, *at, *raw;
 	struct cached_events ce;
 	char abs[PATH_MAX], bid[41];
+	const char *in_root;
+	pid_t pid;
 
+	/* a file inside a process's root: read there, never by its host path (util/sdt-pid.h) */
+	if (binary && sdt_pid__split_target(binary, &pid, &in_root) == 0) {
+		free(root);
+		return sdt_pid__resolve_target(spec, binary, extra_args, out);
+	}
 	memset(out, 0, sizeof(*out));
 	if ((binary && sdt_cache__add_binary(root, binary, abs, bid) < 0) ||
 	    cached_events__load(root, binary, &ce) < 0) {
@@ -217,6 +225,11 @@ static int prepare_one(struct sdt_record *sr, const char *ev, const char *binary
 	 * Without a match there, every cached copy, as system-wide.
 	 */
 	n = binary && !at_narrowed(spec) ? sdt_spec__resolve(spec, binary, NULL, &sites) : 0;
+	/* -p: the copies the processes map, through their roots (a container's are not cached) */
+	if (n <= 0 && sr->pids && !at_narrowed(spec)) {
+		sdt_sites__exit(&sites);
+		n = sdt_pid__resolve(spec, sr->pids, &sites);
+	}
 	if (n < 0) {
 		sdt_sites__exit(&sites);
 		n = 0;   /* the workload is no ELF file we can cache (a script): not ours */
@@ -229,6 +242,11 @@ static int prepare_one(struct sdt_record *sr, const char *ev, const char *binary
 		 * unless it was cached for another build of that very file */
 		if (n == 0 && binary && sdt_spec__explain_other_build(spec, binary))
 			n = -1;
+		/* -a: nothing cached has it; the copies running processes map */
+		if (n == 0 && sr->system_wide && !at_narrowed(spec)) {
+			sdt_sites__exit(&sites);
+			n = sdt_pid__resolve(spec, NULL, &sites);
+		}
 	}
 	if (n <= 0) {
 		sdt_sites__exit(&sites);

@@ -23,6 +23,8 @@ struct sdt_record {
 	struct probe_names created;   /* "group/event" we added */
 	char **where;                 /* "group:event in PATH (BUILDID)" per created probe */
 	size_t nr_where;
+	const char *pids;             /* -p PIDS: their mapped copies first (util/sdt-pid.h) */
+	bool system_wide;             /* -a: every process's copies when the cache has none */
 };
 #define SDT_RECORD_INIT { { 0 } }
 

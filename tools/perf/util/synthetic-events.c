@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/bpf.h>
@@ -93,6 +94,33 @@ int synthesize_comm(const struct synth_target *t, pid_t pid, pid_t tid, const ch
 	ev->tid = tid;
 	body = sizeof(*ev) + put_string(ev->comm, comm, 16);
 	return emit(t, buf, body);
+}
+
+int synthesize_namespaces(const struct synth_target *t, pid_t pid, pid_t tid)
+{
+	/* the kernel's order (Documentation/formats/perf-data-records-2.md) */
+	static const char *const ns[] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };
+	uint64_t buf[2 + 2 * 7 + 8];
+	uint32_t *ids = (uint32_t *)&buf[1];
+
+	if (!t->namespaces)
+		return 0;
+	memset(buf, 0, sizeof(buf));
+	((struct perf_event_header *)buf)->type = PERF_RECORD_NAMESPACES;
+	ids[0] = (uint32_t)pid;
+	ids[1] = (uint32_t)tid;
+	buf[2] = 7;
+	for (size_t i = 0; i < 7; i++) {
+		char path[96];
+		struct stat st;
+
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/ns/%s", (int)pid, (int)tid, ns[i]);
+		if (stat(path, &st) == 0) {
+			buf[3 + 2 * i] = st.st_dev;
+			buf[4 + 2 * i] = st.st_ino;
+		}
+	}
+	return emit(t, buf, (3 + 2 * 7) * sizeof(uint64_t));
 }
 
 static int synthesize_fork(const struct synth_target *t, pid_t pid, pid_t tid)
@@ -194,6 +222,8 @@ int synthesize_thread(const struct synth_target *t, pid_t pid)
 		ret = synthesize_comm(t, pid, tids[i], comm, false);
 		if (!ret && tids[i] != pid)
 			ret = synthesize_fork(t, pid, tids[i]);
+		if (!ret)
+			ret = synthesize_namespaces(t, pid, tids[i]);
 		free(comm);
 	}
 	if (!ret)

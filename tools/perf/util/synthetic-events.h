@@ -19,12 +19,16 @@ struct synth_target {
 	int (*process)(void *arg, const union perf_event *ev);
 	void *arg;
 	unsigned id_hdr_size;
+	bool namespaces;          /* NAMESPACES after each thread's COMM (record --namespaces) */
 };
 
 /* MMAP "[kernel.kallsyms]_text" at _text, len _etext - _text, pgoff _text. */
 int synthesize_kernel_mmap(const struct synth_target *t);
 
 int synthesize_comm(const struct synth_target *t, pid_t pid, pid_t tid, const char *comm, bool exec);
+
+/* NAMESPACES of tid (dev and inode of each /proc/PID/task/TID/ns/ file), when t->namespaces */
+int synthesize_namespaces(const struct synth_target *t, pid_t pid, pid_t tid);
 
 /* COMM for every thread of pid, FORK for its non-leader threads, MMAP2 for
  * its executable mappings (/proc/PID/maps). A vanished pid is not an error. */

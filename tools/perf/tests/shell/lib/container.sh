@@ -56,6 +56,15 @@ ct_start_root() {
 	ct_wait_for $! "$1"
 }
 
+# ct_start_chroot ROOT CMD ARGS...: CMD (a path inside ROOT) in a container whose root is ROOT
+# and nothing else (a static program)
+ct_start_chroot() {
+	local root=$1
+	shift
+	unshare --pid --fork --mount --mount-proc --kill-child -- chroot "$root" "$@" &
+	ct_wait_for $! "$1"
+}
+
 # ct_wait_for UNSHARE_PID CMD: CT_PID = the host pid of CMD (unshare's child: unshare, sh, then CMD)
 ct_wait_for() {
 	local i comm
