@@ -67,3 +67,14 @@ C
 }
 input_fp0() { cm_fp_prog fp0 -O0; }
 input_fp2() { cm_fp_prog fp2 -O2; }
+
+# SDT notes whose .stapsdt.base moved (sdt-shifted-base.sh): notes made for
+# an image 1 MiB higher, and the base section moved alone by objcopy
+input_rebased() {
+	cm_copy sdt_test rebased.in && python3 "$TOP/tools/perf/tests/shell/lib/sdt-rebase.py" rebased.in rebased -0x100000 &&
+		chmod +x rebased && rm rebased.in
+}
+input_shifted() {
+	cm_copy sdt_test shifted.in && objcopy --change-section-address .stapsdt.base+0x1000 shifted.in shifted 2>/dev/null &&
+		rm shifted.in
+}
