@@ -257,6 +257,7 @@ static int parse_desc(struct scan *sc, const unsigned char *desc, size_t descsz,
 		delta = 0;
 	}
 	pc = n.pc + delta;
+	n.addr = pc;
 	if (vaddr_to_off(sc, pc, &n.pc_off) < 0) {
 		pr_warning("Warning: %s: SDT %s:%s skipped: address 0x%" PRIx64 " is not in a loaded segment\n",
 			   sc->path, strs[0], strs[1], pc);
