@@ -2,30 +2,12 @@
 # SDT floating-point arguments (8f@, 4f@): fetched as raw bits like perf 6.1, shown by perf script as the floats the program passed; perf 6.1 reads the same bits from our file
 . "$TOP/tools/perf/tests/shell/lib/common.sh"
 need_root
-need_cmd gcc python3
+need_cmd python3
 T=$(tracefs_dir) || skip "no tracefs"
 use_private_home
 trap '"$PERF" probe -q -d "sdt_fp:*" >/dev/null 2>&1' EXIT
-# mem: frame slots; glob: %rip globals; reg: registers (i * mem's values, i = 0..2)
-cat > fp.c <<'C'
-#include <sys/sdt.h>
-volatile double gd = 2.5;
-volatile float gf = 1.25f;
-int main(int argc, char **argv)
-{
-	volatile double d = 1.5 * argc;
-	volatile float f = -2.25f * argc;
-	for (int i = 0; i < 3; i++) {
-		double x = d * i;
-		float y = f * i;
-
-		DTRACE_PROBE2(fp, mem, d, f);
-		DTRACE_PROBE2(fp, glob, gd, gf);
-		DTRACE_PROBE2(fp, reg, x, y);
-	}
-	return 0;
-}
-C
+# sdt_fp (workloads/sdt_fp.c): mem passes 1.5 and -2.25 from frame slots, glob
+# %rip globals, reg registers (i times mem's values, i = 0..2)
 cat > want.txt <<'W'
 sdt_fp:mem: arg1=1.5 arg2=-2.25
 sdt_fp:glob: arg1=2.5 arg2=1.25
@@ -40,7 +22,7 @@ W
 # the event name and its arguments, without the probe's address
 fields() { sed -n 's/^ *\(sdt_fp:[a-z]*:\) ([0-9a-f]*)/\1/p'; }
 for o in O0 O2; do
-	gcc -$o -g -o fp$o fp.c || fail "gcc -$o"
+	cp "$WORKLOADS/sdt_fp_$o" fp$o || skip "sdt_fp_$o not built"
 	readelf -n fp$o | grep -q '8f@' || skip "gcc wrote no 8f@ operand"
 	"$PERF" buildid-cache -a ./fp$o 2> err.txt || { cat err.txt; fail "buildid-cache -a"; }
 	"$PERF" record -q -o fp$o.data -e 'sdt_fp:*' -- ./fp$o 2> err.txt || { cat err.txt; fail "record"; }
