@@ -48,6 +48,9 @@ struct pf_session {
 
 static void session__close(struct pf_session *s)
 {
+	/* .eh_frame's CFI is ours to free; .debug_frame's belongs to the Dwarf */
+	if (s->cfi_eh)
+		dwarf_cfi_end(s->cfi_eh);
 	if (s->dw)
 		dwarf_end(s->dw);
 	if (s->dfd >= 0)
