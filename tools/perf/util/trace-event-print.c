@@ -546,26 +546,26 @@ static unsigned int float_size(const struct ctx *c, const struct trace_field *f)
 static void print_float(struct sink *s, uint64_t bits, unsigned int size)
 {
 	char buf[64];
+	double d;
+	int max = 17;   /* digits that always round-trip: 17 for a double, 9 for a float */
 
 	if (size == 4) {
 		uint32_t b32 = (uint32_t)bits;
 		float f;
 
 		memcpy(&f, &b32, 4);
-		for (int prec = 1; prec <= 9; prec++) {
-			snprintf(buf, sizeof(buf), "%.*g", prec, f);
-			if (strtof(buf, NULL) == f || f != f)
-				break;
-		}
+		d = f;
+		max = 9;
 	} else {
-		double d;
-
 		memcpy(&d, &bits, 8);
-		for (int prec = 1; prec <= 17; prec++) {
-			snprintf(buf, sizeof(buf), "%.*g", prec, d);
-			if (strtod(buf, NULL) == d || d != d)
-				break;
-		}
+	}
+	for (int prec = 1; prec <= max; prec++) {
+		double r;
+
+		snprintf(buf, sizeof(buf), "%.*g", prec, d);
+		r = strtod(buf, NULL);
+		if (d != d || (size == 4 ? (double)(float)r : r) == d)
+			break;
 	}
 	sink_printf(s, "%s", buf);
 }
