@@ -10,6 +10,7 @@
 #include "tests/tests.h"
 #include "tests/symbol-helpers.h"
 #include "util/build-id-cache.h"
+#include "util/probe-cache.h"
 #include "util/sdt-cache.h"
 #include "util/util.h"
 
@@ -122,3 +123,36 @@ static int test__sdt_cache(void)
 
 DEFINE_SUITE("sdt-cache: cached-event specs split into group, event and @PATH|@BUILDID", test__sdt_cache_split);
 DEFINE_SUITE("sdt-cache: a private cache: SDT notes as readelf counts them, list names, '#' entries added and removed", test__sdt_cache);
+
+/* the '#' headers perf 6.1 writes for definitions (checked against perf 6.1 in probe-matrix.sh) */
+static int test__probe_cache_headers(void)
+{
+	static const char *const cases[][3] = {
+		/* definition, its first uprobe line, the header perf 6.1 writes */
+		{ "compute:0 a b", "p:probe_x/compute /x:0x1157 a=%di:s32", "compute a b" },
+		{ "dwarf_vars.c:40 b", "p:probe_x/compute /x:0x116c b=%si:s32", "@dwarf_vars.c:40 b" },
+		{ "compute:2 a", "p:probe_x/compute_L2 /x:0x1157 a=%di:s32", "probe_x:compute_L2=compute:2 a" },
+		{ "compute@f.c:2 a", "p:probe_x/compute_L2 /x:0x1157 a=%di:s32",
+		  "probe_x:compute_L2=compute:2@f.c a" },
+		{ "weigh r->id:x32 r->name:string", "p:probe_x/weigh /x:0x1253 id=%di:x32",
+		  "weigh id=r->id:x32 name=r->name:string" },
+		{ "weigh nm=r->name:string p.x", "p:probe_x/weigh /x:0x1253 nm=%di:x32", "weigh nm=r->name:string x=p.x" },
+		{ "ev=compute:0 a", "p:probe_x/ev /x:0x1157 a=%di:s32", "ev=compute a" },
+		{ "compute+4", "p:probe_x/compute /x:0x114d", "compute+4" },
+		{ "compute%return", "r:probe_x/compute__return /x:0x1149", "compute%return" },
+		{ "compute;res* sum", "p:probe_x/compute /x:0x116c sum=%di:s32", "compute;res* sum" },
+	};
+	struct probe_cache pc = { 0 };
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *tev = (char *)cases[i][1];
+
+		probe_cache__add_named(&pc, cases[i][0], &tev, 1);
+		TEST_ASSERT_VAL(cases[i][0], pc.nr && !strcmp(pc.v[pc.nr - 1].spec, cases[i][2]));
+	}
+	/* unnamed: replaced by the same text only; named: by the name */
+	TEST_ASSERT_EQUAL("entries", pc.nr, 9);   /* compute_L2 twice: the second replaced the first */
+	probe_cache__exit(&pc);
+	return TEST_OK;
+}
+DEFINE_SUITE("probe-cache: '#' headers as perf 6.1 writes them (FUNC:0, @FILE:LINE, named FUNC:N, member names)", test__probe_cache_headers);

@@ -606,7 +606,7 @@ const char *dwarf_type__fetch(Dwarf_Die *t, int *size)
 	switch (dwarf_tag(t)) {
 	case DW_TAG_pointer_type:
 		*size = 8;
-		return "u64";
+		return "x64";   /* addresses in hex, as perf 6.1 types them */
 	case DW_TAG_base_type:
 	case DW_TAG_enumeration_type:
 		break;

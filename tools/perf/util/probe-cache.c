@@ -18,13 +18,20 @@
 #include "probe-cache.h"
 #include "probe-event.h"
 #include "sdt.h"
+#include "strbuf.h"
 #include "util.h"
 #include "x86-regs.h"
 
+/* "[GROUP:]EVENT=" before the point: an '=' in the first word (later ones are arguments') */
+static const char *spec_eq(const char *spec)
+{
+	return memchr(spec, '=', strcspn(spec, " "));
+}
+
 static void entry_set_names(struct probe_cache_entry *e)
 {
-	const char *eq = strchr(e->spec, '=');
-	size_t n = eq ? (size_t)(eq - e->spec) : strlen(e->spec);
+	const char *eq = spec_eq(e->spec);
+	size_t n = eq ? (size_t)(eq - e->spec) : strcspn(e->spec, " ");
 	const char *colon = memchr(e->spec, ':', n);
 
 	if (colon) {
@@ -76,7 +83,7 @@ static void entry_add_tev(struct probe_cache_entry *e, const char *line)
 	 * perf 6.1 writes an unnamed probe's header as "POINT ARGS" (no
 	 * "G:E="): its names are those of its uprobe line then.
 	 */
-	if (e->nr_tevs == 1 && !e->sdt && !strchr(e->spec, '=')) {
+	if (e->nr_tevs == 1 && !e->sdt && !spec_eq(e->spec)) {
 		char *g, *ev;
 
 		if (probe_line__names(line, &g, &ev) == 0) {
@@ -482,12 +489,93 @@ void probe_cache__set_sdt(struct probe_cache *pc, const struct sdt_notes *notes,
 	free(old.v);
 }
 
+/*
+ * An argument as perf 6.1 prints it back in a header: a member access
+ * unnamed gets the member's name ("r->name:string" is
+ * "name=r->name:string"); malloc'ed.
+ */
+static char *header_arg(const char *a, size_t len)
+{
+	size_t expr = strcspn(a, ":");
+	const char *m = NULL;
+
+	if (expr > len)
+		expr = len;
+	if (memchr(a, '=', len))
+		return xasprintf("%.*s", (int)len, a);
+	for (size_t i = 0; i < expr; i++) {
+		if (a[i] == '.')
+			m = a + i + 1;
+		else if (a[i] == '-' && i + 1 < expr && a[i + 1] == '>')
+			m = a + i + 2;
+	}
+	if (!m || m == a + expr)
+		return xasprintf("%.*s", (int)len, a);
+	return xasprintf("%.*s=%.*s", (int)(a + expr - m), m, (int)len, a);
+}
+
+/*
+ * The header text perf 6.1 writes for a definition "[NAME=]POINT ARGS": its
+ * point printed back from what it parsed (FUNC:0 is FUNC, FILE:LINE is
+ * @FILE:LINE, FUNC@FILE:N is FUNC:N@FILE, an unnamed FUNC:N gets its
+ * GROUP:EVENT= from the first line), its arguments as header_arg prints
+ * them; malloc'ed.
+ */
+static char *header_spec(const char *spec, const char *tev)
+{
+	size_t head = strcspn(spec, " "), pre = 0;
+	const char *eq = spec_eq(spec), *p;
+	struct probe_point pp;
+	char *point, *name = NULL, *out;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (eq)
+		pre = (size_t)(eq - spec) + 1;
+	point = xasprintf("%.*s", (int)(head - pre), spec + pre);
+	strbuf_addf(&sb, "%.*s", (int)pre, spec);
+	if (point[0] != '%' && probe_point__parse(point, &pp) == 0) {
+		char *g = NULL, *e = NULL;
+
+		if (!pre && pp.function && pp.rel_line > 0 && tev && probe_line__names(tev, &g, &e) == 0)
+			strbuf_addf(&sb, "%s:%s=", g, e);
+		free(g);
+		free(e);
+		if (pp.function && pp.rel_line == 0 && !pp.lazy)
+			name = xasprintf("%s%s%s", pp.function, pp.file ? "@" : "", pp.file ? pp.file : "");
+		else if (pp.function && pp.rel_line > 0 && pp.file && !pp.lazy)
+			name = xasprintf("%s:%d@%s", pp.function, pp.rel_line, pp.file);
+		else if (!pp.function && pp.file && pp.line)
+			name = xasprintf("@%s:%d", pp.file, pp.line);
+		probe_point__exit(&pp);
+	}
+	strbuf_addf(&sb, "%s", name ? name : point);
+	free(name);
+	free(point);
+	for (p = spec + head; *p == ' ';) {
+		size_t len;
+		char *a;
+
+		p += strspn(p, " ");
+		len = strcspn(p, " ");
+		if (!len)
+			break;
+		a = header_arg(p, len);
+		strbuf_addf(&sb, " %s", a);
+		free(a);
+		p += len;
+	}
+	out = strbuf_detach(&sb, NULL);
+	return out ? out : xstrdup("");
+}
+
 void probe_cache__add_named(struct probe_cache *pc, const char *spec, char **tevs, size_t nr)
 {
-	struct probe_cache_entry tmp = { .spec = xstrdup(spec) }, *e;
+	struct probe_cache_entry tmp = { .spec = header_spec(spec, nr ? tevs[0] : NULL) }, *e;
+	/* perf 6.1 replaces a named definition by its name, an unnamed one by its text */
+	bool named = spec_eq(tmp.spec) != NULL;
 
 	entry_set_names(&tmp);
-	if (nr && !strchr(spec, '=')) {
+	if (nr && !named) {
 		free(tmp.group);
 		free(tmp.event);
 		tmp.group = tmp.event = NULL;
@@ -496,8 +584,9 @@ void probe_cache__add_named(struct probe_cache *pc, const char *spec, char **tev
 	}
 	for (size_t i = 0; i < pc->nr; i++) {
 		e = &pc->v[i];
-		if (!e->sdt && !strcmp(e->event, tmp.event) &&
-		    !strcmp(e->group ? e->group : "", tmp.group ? tmp.group : "")) {
+		if (!e->sdt && (named ? !strcmp(e->event, tmp.event) &&
+				!strcmp(e->group ? e->group : "", tmp.group ? tmp.group : "") :
+				!strcmp(e->spec, tmp.spec))) {
 			entry_free(e);
 			memmove(e, e + 1, (pc->nr - i - 1) * sizeof(*e));
 			pc->nr--;

@@ -20,6 +20,7 @@
 #include "debug.h"
 #include "debuginfo.h"
 #include "probe-finder.h"
+#include "dwarf-lines.h"
 #include "dwarf-loc.h"
 #include "symbol-elf.h"
 #include "util.h"
@@ -47,6 +48,9 @@ struct pf_session {
 
 static void session__close(struct pf_session *s)
 {
+	/* .eh_frame's CFI is ours to free; .debug_frame's belongs to the Dwarf */
+	if (s->cfi_eh)
+		dwarf_cfi_end(s->cfi_eh);
 	if (s->dw)
 		dwarf_end(s->dw);
 	if (s->dfd >= 0)
@@ -126,21 +130,6 @@ struct instances {
 	size_t nr;
 };
 
-static bool file_matches(const char *path, const char *want)
-{
-	size_t lp, lw;
-
-	if (!want)
-		return true;
-	if (!path)
-		return false;
-	lp = strlen(path);
-	lw = strlen(want);
-	if (lp < lw || strcmp(path + lp - lw, want))
-		return false;
-	return lp == lw || want[0] == '/' || path[lp - lw - 1] == '/';
-}
-
 /* a source path of @cu made absolute with its DW_AT_comp_dir (malloc'ed) */
 static char *abs_src(Dwarf_Die *cu, const char *file)
 {
@@ -177,7 +166,7 @@ static void collect(Dwarf_Die *parent, Dwarf_Die *cu, const char *func, const ch
 		name = dwarf_diename(&child);
 		if ((tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) && name &&
 		    (!func || !strcmp(name, func)) && die_has_pc(&child) &&
-		    file_matches(dwarf_decl_file(&child), file)) {
+		    dwarf_src__matches(dwarf_decl_file(&child), file)) {
 			struct instance in = { .die = child, .cu = *cu };
 			Dwarf_Addr e;
 
@@ -210,81 +199,6 @@ static void find_instances(struct pf_session *s, const char *func, const char *f
 	}
 }
 
-static bool in_ranges(Dwarf_Die *die, uint64_t addr)
-{
-	Dwarf_Addr base, start, end;
-	ptrdiff_t o = 0;
-
-	while ((o = dwarf_ranges(die, o, &base, &start, &end)) > 0)
-		if (addr >= start && addr < end)
-			return true;
-	return false;
-}
-
-/*
- * The addresses where a statement of FILE:LINE starts, within @die's ranges
- * (any function when NULL): the first is_stmt row of each run of rows of
- * that line. Several rows of one line in a row (views, column changes) are
- * one execution.
- */
-static size_t line_addrs(Dwarf_Die *cu, Dwarf_Die *die, const char *file, int line,
-			 uint64_t **addrs)
-{
-	Dwarf_Lines *lines;
-	size_t n, nr = 0;
-	bool in_run = false, run_has_stmt = false, have_fallback = false;
-	uint64_t first_any = 0, fallback = 0;
-
-	*addrs = NULL;
-	if (dwarf_getsrclines(cu, &lines, &n) != 0)
-		return 0;
-	for (size_t i = 0; i < n; i++) {
-		Dwarf_Line *l = dwarf_onesrcline(lines, i);
-		Dwarf_Addr a;
-		int ln;
-		bool stmt = false, endseq = false, match;
-		const char *src;
-
-		if (!l || dwarf_lineaddr(l, &a) || dwarf_lineno(l, &ln))
-			continue;
-		dwarf_linebeginstatement(l, &stmt);
-		dwarf_lineendsequence(l, &endseq);
-		src = dwarf_linesrc(l, NULL, NULL);
-		match = !endseq && ln == line && file_matches(src, file) &&
-			(!die || in_ranges(die, a));
-		if (!match) {
-			if (in_run && !run_has_stmt && !have_fallback) {
-				have_fallback = true;
-				fallback = first_any;
-			}
-			in_run = false;
-			continue;
-		}
-		if (!in_run) {
-			in_run = true;
-			run_has_stmt = false;
-			first_any = a;
-		}
-		if (stmt && !run_has_stmt) {
-			run_has_stmt = true;
-			if (!nr || (*addrs)[nr - 1] != a) {
-				*addrs = xrealloc(*addrs, (nr + 1) * sizeof(**addrs));
-				(*addrs)[nr++] = a;
-			}
-		}
-	}
-	if (in_run && !run_has_stmt && !have_fallback) {
-		have_fallback = true;
-		fallback = first_any;
-	}
-	/* a line whose rows are none is_stmt (scheduled code): its first address */
-	if (!nr && have_fallback) {
-		*addrs = xmalloc(sizeof(**addrs));
-		(*addrs)[nr++] = fallback;
-	}
-	return nr;
-}
-
 /*
  * Where the body of a function starts: the first row after the entry
  * whose line differs from the entry's (the opening brace at -O0); the
@@ -306,7 +220,7 @@ static uint64_t after_prologue(struct instance *in)
 
 		if (!l || dwarf_lineaddr(l, &a) || dwarf_lineno(l, &ln) || a < in->entry)
 			continue;
-		if (!in_ranges(&in->die, a))
+		if (!dwarf_die__has_addr(&in->die, a))
 			break;
 		if (entry_line < 0) {
 			if (a != in->entry)
@@ -830,7 +744,7 @@ static bool out_of_line(Dwarf_Die *cu, uint64_t addr, Dwarf_Die *out)
 		return false;
 	do {
 		if (dwarf_tag(&c) == DW_TAG_subprogram && dwarf_hasattr(&c, DW_AT_frame_base) &&
-		    in_ranges(&c, addr)) {
+		    dwarf_die__has_addr(&c, addr)) {
 			*out = c;
 			return true;
 		}
@@ -915,10 +829,31 @@ static int last_line(struct instance *in)
 		int ln;
 
 		if (l && !dwarf_lineaddr(l, &a) && !dwarf_lineno(l, &ln) && ln > max &&
-		    file_matches(dwarf_linesrc(l, NULL, NULL), in->decl_file) && in_ranges(&in->die, a))
+		    dwarf_src__matches(dwarf_linesrc(l, NULL, NULL), in->decl_file) && dwarf_die__has_addr(&in->die, a))
 			max = ln;
 	}
 	return max;
+}
+
+/*
+ * A probe on a function itself (FUNC, FUNC:0, its declaration line): its
+ * entry, or the end of its prologue when arguments are fetched (at -O0 they
+ * are read from frame slots the prologue fills), as perf 6.1 places it.
+ */
+static uint64_t func_site(struct instance *in, size_t nargs)
+{
+	return nargs && !in->inlined ? after_prologue(in) : in->entry;
+}
+
+/*
+ * The row at the entry of a function with a prologue belongs to its
+ * declaration line (perf 6.1 and -L number it so): no line probe lands
+ * there, before the prologue has stored the arguments. Optimised code
+ * without a prologue keeps its entry row (perf 6.1 refuses that line).
+ */
+static bool entry_row(struct instance *in, uint64_t addr)
+{
+	return in && !in->inlined && addr == in->entry && after_prologue(in) != in->entry;
 }
 
 static void add_cand(struct cand **v, size_t *n, uint64_t addr, struct instance *in)
@@ -938,7 +873,7 @@ static struct instance *owner(struct instances *all, uint64_t addr)
 	int n = -1;
 
 	for (size_t i = 0; i < all->nr; i++) {
-		if (!in_ranges(&all->v[i].die, addr))
+		if (!dwarf_die__has_addr(&all->v[i].die, addr))
 			continue;
 		if (!best) {
 			best = &all->v[i];
@@ -994,7 +929,7 @@ int probe_finder__find(const char *binary, const struct probe_point *pp,
 			size_t n;
 
 			if (dwarf_offdie(s.dw, off + hsize, &cu)) {
-				n = line_addrs(&cu, NULL, pp->file, pp->line, &a);
+				n = dwarf_lines__stmt_addrs(&cu, NULL, pp->file, pp->line, &a);
 				for (size_t i = 0; i < n; i++) {
 					struct instance *in = owner(&ins, a[i]);
 
@@ -1006,13 +941,17 @@ int probe_finder__find(const char *binary, const struct probe_point *pp,
 						ins = more;
 						in = owner(&ins, a[i]);
 					}
-					if (in)
+					if (in && !entry_row(in, a[i]))
 						add_cand(&cands, &nc, a[i], in);
 				}
 				free(a);
 			}
 			off = next;
 		}
+		for (size_t i = 0; i < ins.nr; i++)
+			if (!ins.v[i].inlined && ins.v[i].decl_line == pp->line &&
+			    dwarf_src__matches(ins.v[i].decl_file, pp->file))
+				add_cand(&cands, &nc, func_site(&ins.v[i], nargs), &ins.v[i]);
 		if (!nc) {
 			pr_err("Error: no code for %s:%d in %s (see perf probe -L)\n", pp->file, pp->line,
 			       s.debugfile);
@@ -1042,16 +981,14 @@ int probe_finder__find(const char *binary, const struct probe_point *pp,
 						if (!m)
 							continue;
 					}
-					n = line_addrs(&in->cu, &in->die, in->decl_file, ln, &a);
-					if (ln == in->decl_line && !n) {
-						/* the declaration line: the function entry */
-						add_cand(&cands, &nc, in->entry, in);
-					}
+					n = dwarf_lines__stmt_addrs(&in->cu, &in->die, in->decl_file, ln, &a);
+					if (ln == in->decl_line)
+						add_cand(&cands, &nc, func_site(in, nargs), in);
 					for (size_t k = 0; k < n; k++) {
 						struct instance *own = owner(&ins, a[k]);
 
 						/* rows of code inlined into it belong to that inline */
-						if (!own || own == in)
+						if ((!own || own == in) && !entry_row(in, a[k]))
 							add_cand(&cands, &nc, a[k], in);
 					}
 					free(a);
@@ -1064,7 +1001,7 @@ int probe_finder__find(const char *binary, const struct probe_point *pp,
 				}
 				add_cand(&cands, &nc, in->entry + pp->offset, in);
 			} else {
-				add_cand(&cands, &nc, after_prologue(in), in);
+				add_cand(&cands, &nc, func_site(in, nargs), in);
 			}
 		}
 		if (!nc) {
@@ -1123,7 +1060,7 @@ int probe_finder__find(const char *binary, const struct probe_point *pp,
 
 		if (pp->retprobe)
 			out->event = xasprintf("%.*s__return", (int)n, fn);
-		else if (pp->rel_line >= 0)
+		else if (pp->rel_line > 0)   /* FUNC:0 is FUNC, named so by perf 6.1 */
 			out->event = xasprintf("%.*s_L%d", (int)n, fn, pp->rel_line);
 		else
 			out->event = xasprintf("%.*s", (int)n, fn);
@@ -1191,9 +1128,9 @@ static void mark_lines(Dwarf_Die *cu, Dwarf_Die *die, uint64_t entry, int decl, 
 		first = a != prev;
 		if (stmt)
 			prev = a;
-		if (endseq || !stmt || !first || !file_matches(dwarf_linesrc(l, NULL, NULL), file))
+		if (endseq || !stmt || !first || !dwarf_src__matches(dwarf_linesrc(l, NULL, NULL), file))
 			continue;
-		if (die && !in_ranges(die, a))
+		if (die && !dwarf_die__has_addr(die, a))
 			continue;
 		/* the row at an out-of-line entry is where FUNC (line 0) probes */
 		if (die && a == entry && dwarf_tag(die) == DW_TAG_subprogram)
@@ -1277,7 +1214,7 @@ int probe_finder__lines(const char *binary, const char *spec, struct probe_lines
 				for (size_t i = 0; i < nf; i++) {
 					const char *f = dwarf_filesrc(files, i, NULL, NULL);
 
-					if (f && file_matches(f, copy) && !out->file) {
+					if (f && dwarf_src__matches(f, copy) && !out->file) {
 						out->file = xstrdup(f);
 						abs = abs_src(&cu, f);
 					}
@@ -1459,7 +1396,7 @@ int probe_finder__vars(const char *binary, const struct probe_point *pp, bool ex
 		for (size_t k = 0; k < ins.nr; k++)
 			if (ins.v[k].entry == sites.v[i].addr - sites.v[i].func_off &&
 			    !strcmp(dwarf_diename(&ins.v[k].die), sites.v[i].func) &&
-			    in_ranges(&ins.v[k].die, sites.v[i].addr))
+			    dwarf_die__has_addr(&ins.v[k].die, sites.v[i].addr))
 				in = &ins.v[k];
 		/* named as perf does: an inlined copy by its place in the caller, FUNC[+OFF] by the request */
 		if (sites.v[i].inlined && out_of_line(&in->cu, sc.addr, &frame_die) &&

@@ -462,8 +462,8 @@ void script_output__sample(struct script_output *o, FILE *f, struct perf_session
 	if ((fields & SF(TRACE)) && sample->raw_data) {
 		char buf[4096];
 
-		if (script_trace__format(o->tp, s, evsel, sample->raw_data, sample->raw_size, buf,
-					 sizeof(buf)) >= 0)
+		if (script_trace__format(o->tp, s, evsel, n ? &o->frames[0] : NULL, sample->raw_data,
+					 sample->raw_size, buf, sizeof(buf)) >= 0)
 			fprintf(f, "%s", buf);
 	}
 	if (fields & SF(ADDR))

@@ -407,3 +407,11 @@ void sdt_args__free(char **v)
 		free(*p);
 	free(v);
 }
+
+unsigned int sdt_arg__float_size(const char *arg)
+{
+	/* only the exact "4f@"/"8f@" forms: a tolerated odd size is fetched as an integer */
+	if ((arg[0] == '4' || arg[0] == '8') && arg[1] == 'f' && arg[2] == '@')
+		return (unsigned int)(arg[0] - '0');
+	return 0;
+}

@@ -54,6 +54,13 @@ int sdt_arg__to_fetcharg(const char *arg, const struct sdt_arg_ctx *ctx,
 char **sdt_args__split(const char *s, enum sdt_arch arch, int *nr);
 void sdt_args__free(char **v);
 
+/*
+ * 4 or 8 when the argument is a floating-point value of that size ("4f@...",
+ * "8f@..."), else 0. Its fetcharg carries the raw bits; perf script shows
+ * them as the float (sdt-float.h).
+ */
+unsigned int sdt_arg__float_size(const char *arg);
+
 /* "u8".."u64" / "s8".."s64" for an SDT size (1,2,4,8, negative = signed), or NULL. */
 const char *sdt_arg__type_of_size(int size);
 

@@ -38,6 +38,7 @@ struct scan {
 	struct sym_entry *syms;
 	size_t nr_syms;
 	bool syms_loaded;
+	bool base_moved_warned;
 };
 
 int sdt__valid_event_name(const char *s)
@@ -81,6 +82,35 @@ static int vaddr_to_off(const struct scan *sc, uint64_t addr, uint64_t *off)
 		}
 	}
 	return -1;
+}
+
+/*
+ * Is VADDR, in an executable segment, the nop an SDT site is made of
+ * (sys/sdt.h emits one `nop`)? Unknown architectures always pass.
+ */
+static bool site_is_nop(const struct scan *sc, enum sdt_arch arch, uint64_t vaddr)
+{
+	static const unsigned char aarch64_nop[4] = { 0x1f, 0x20, 0x03, 0xd5 };
+
+	for (size_t i = 0; i < sc->nr_loads; i++) {
+		const GElf_Phdr *ph = &sc->loads[i];
+		uint64_t off;
+
+		if (vaddr < ph->p_vaddr || vaddr - ph->p_vaddr >= ph->p_filesz)
+			continue;
+		if (!(ph->p_flags & PF_X))
+			return false;
+		off = vaddr - ph->p_vaddr + ph->p_offset;
+		switch (arch) {
+		case SDT_ARCH_X86_64:
+			return off < sc->img_size && sc->img[off] == 0x90;
+		case SDT_ARCH_AARCH64:
+			return off + 4 <= sc->img_size && !memcmp(sc->img + off, aarch64_nop, 4);
+		default:
+			return true;
+		}
+	}
+	return false;
 }
 
 static void load_syms(struct scan *sc)
@@ -211,7 +241,23 @@ static int parse_desc(struct scan *sc, const unsigned char *desc, size_t descsz,
 	/* prelink moved the binary: .stapsdt.base's real address tells by how much */
 	if (have_base && n.base)
 		delta = base_addr - n.base;
+	/*
+	 * The notes say the code moved with .stapsdt.base, but when the section
+	 * alone was moved (objcopy --change-section-address) the adjusted place
+	 * is no probe site while the note's own address still is: trust the
+	 * code. perf 6.1 probes the adjusted place, in the middle of anything.
+	 */
+	if (delta && arch != SDT_ARCH_UNKNOWN && !site_is_nop(sc, arch, n.pc + delta) &&
+	    site_is_nop(sc, arch, n.pc)) {
+		if (!sc->base_moved_warned)
+			pr_warning("Warning: %s: .stapsdt.base is at 0x%" PRIx64 ", the SDT notes say 0x%" PRIx64
+				   ", but the code did not move with it: probes placed at the notes' own addresses\n",
+				   sc->path, base_addr, n.base);
+		sc->base_moved_warned = true;
+		delta = 0;
+	}
 	pc = n.pc + delta;
+	n.addr = pc;
 	if (vaddr_to_off(sc, pc, &n.pc_off) < 0) {
 		pr_warning("Warning: %s: SDT %s:%s skipped: address 0x%" PRIx64 " is not in a loaded segment\n",
 			   sc->path, strs[0], strs[1], pc);

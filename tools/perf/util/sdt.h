@@ -15,6 +15,7 @@ struct sdt_note {
 	char *provider, *name;
 	char *args;              /* the note's argument string ("" when none) */
 	uint64_t pc, base, semaphore;  /* as written in the note */
+	uint64_t addr;           /* the probe site's address in the file (pc moved with .stapsdt.base) */
 	uint64_t pc_off;         /* file offset of the probe site */
 	uint64_t sem_off;        /* file offset of the semaphore, 0 = none */
 	/*

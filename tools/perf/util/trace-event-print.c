@@ -530,6 +530,46 @@ static void print_int(struct sink *s, const struct ctx *c, const char *flags, in
 	}
 }
 
+/* the size of the float whose bits field f holds (print_env.floats), 0 when none */
+static unsigned int float_size(const struct ctx *c, const struct trace_field *f)
+{
+	for (size_t i = 0; i < c->env->nr_floats; i++) {
+		const struct print_float *pf = &c->env->floats[i];
+
+		if (!strcmp(pf->field, f->name))
+			return pf->size == f->size && !f->is_array && !f->is_data_loc ? pf->size : 0;
+	}
+	return 0;
+}
+
+/* the shortest decimal that reads back as the same float ("1.5", not "1.500000") */
+static void print_float(struct sink *s, uint64_t bits, unsigned int size)
+{
+	char buf[64];
+	double d;
+	int max = 17;   /* digits that always round-trip: 17 for a double, 9 for a float */
+
+	if (size == 4) {
+		uint32_t b32 = (uint32_t)bits;
+		float f;
+
+		memcpy(&f, &b32, 4);
+		d = f;
+		max = 9;
+	} else {
+		memcpy(&d, &bits, 8);
+	}
+	for (int prec = 1; prec <= max; prec++) {
+		double r;
+
+		snprintf(buf, sizeof(buf), "%.*g", prec, d);
+		r = strtod(buf, NULL);
+		if (d != d || (size == 4 ? (double)(float)r : r) == d)
+			break;
+	}
+	sink_printf(s, "%s", buf);
+}
+
 static void print_str(struct sink *s, const char *flags, int width, int prec, const char *str, size_t len)
 {
 	char spec[32];
@@ -655,6 +695,11 @@ static bool do_printf(struct ctx *c, struct sink *s, const char *f, struct node 
 		f++;
 		if (!next_arg(c, args, nargs, &ai, &v))
 			return false;
+		if (args[ai - 1]->kind == N_FIELD && v.kind == V_INT &&
+		    float_size(c, &c->fmt->fields[args[ai - 1]->field])) {
+			print_float(s, v.i, float_size(c, &c->fmt->fields[args[ai - 1]->field]));
+			continue;
+		}
 		switch (conv) {
 		case 'd': case 'i': case 'u': case 'x': case 'X': case 'o':
 			if (v.kind != V_INT)
@@ -716,6 +761,8 @@ static void print_fields(struct ctx *c, struct sink *s)
 				sink_printf(s, "%s%02llx", k ? ", " : "",
 					    (unsigned long long)rd(c, v.ptr + k * v.es, v.es));
 			sink_printf(s, "]");
+		} else if (float_size(c, f)) {
+			print_float(s, v.i, float_size(c, f));
 		} else if (f->is_pointer) {
 			sink_printf(s, "0x%llx", (unsigned long long)v.i);
 		} else if (f->is_signed) {

@@ -20,6 +20,17 @@ struct print_env {
 	unsigned int long_size;              /* 0: the host's */
 	trace_ksym_resolver_t ksym_resolver; /* NULL: %pS prints the address in hex */
 	void *ksym_arg;
+	/*
+	 * Integer fields that hold the bits of a float (an SDT "8f@" argument
+	 * fetched as u64): printed as the float, whatever the print fmt says.
+	 */
+	const struct print_float *floats;
+	size_t nr_floats;
+};
+
+struct print_float {
+	const char *field;
+	unsigned int size;      /* 4 or 8: must be the field's size */
 };
 
 /* NULL (pr_debug) when the expression uses something we do not evaluate. */

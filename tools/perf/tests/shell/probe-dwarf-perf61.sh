@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf probe DWARF: uprobe_events lines for 16 specs (typed arguments named as perf names them) equal perf 6.1's (-n -v), or the difference is shown equivalent or perf 6.1 wrong
+# perf probe DWARF: uprobe_events lines for 24 specs (typed arguments named as perf names them, a function's entry and its declaration line placed as perf places them) equal perf 6.1's (-n -v), or the difference is shown equivalent or perf 6.1 wrong
 . "$TOP/tools/perf/tests/shell/lib/common.sh"
 . "$TOP/tools/perf/tests/shell/lib/probe-dwarf.sh"
 need_ref_perf
@@ -67,6 +67,23 @@ for B in O0 O2; do
 		perf-fails)
 			[ -n "$o" ] && [ -z "$r" ] || fail "$B '$spec': ours '$o' perf '$r'"
 			info "$B '$spec': perf 6.1 refuses, ours: $o"; docd=$((docd + 1));;
+		both-refuse)
+			# the row at the entry of a function with a prologue is its declaration
+			# line's: no line probe there (at -O2, without a prologue, perf 6.1 still
+			# refuses the line; ours probes the entry, where the arguments are)
+			[ -z "$o" ] && [ -z "$r" ] || fail "$B '$spec': ours '$o' perf '$r', both must refuse"
+			same=$((same + 1));;
+		perf-early)
+			# perf 6.1 probes the declaration line with arguments at the entry, where
+			# the prologue has not stored them yet; ours after the prologue, as for FUNC:0
+			[ -n "$o" ] && [ -n "$r" ] && [ "$o" != "$r" ] || fail "$B '$spec': ours '$o' perf '$r'"
+			out=$(record_defs "$(rn "$o" ours)" "$(rn "$r" ref)") || fail "record"
+			want=$("$BIN" $N | sed -n 's/^compute a=\([-0-9]*\) .*/arg1=\1/p' | tr '\n' ' ')
+			a=$(echo "$out" | awk '$1 ~ /:ours$/ {sub("a=", "arg1=", $2); print $2}' | tr '\n' ' ')
+			b=$(echo "$out" | awk '$1 ~ /:ref$/ {sub("a=", "arg1=", $2); print $2}' | tr '\n' ' ')
+			[ -n "$want" ] && [ "$a" = "$want" ] || fail "$B '$spec': ours fetched '$a', the program passed '$want'"
+			[ "$b" != "$want" ] || fail "$B '$spec': perf 6.1 now fetches the right values: make it 'same'"
+			info "$B '$spec': ours fetches $a as passed; perf 6.1 (at the entry) $b"; docd=$((docd + 1));;
 		esac
 	done <<EOS
 compute a b|same
@@ -85,6 +102,14 @@ bump g_counter|perf-kernel-refused
 $( [ $B = O0 ] && echo 'main:7 i|perf-multi' || echo 'main:7 i|same')
 $( [ $B = O0 ] && echo 'plen p.x|same' || echo 'plen p.x|perf-fails')
 $( [ $B = O0 ] && echo 'bump:2 by|same' || echo 'bump:2 by|perf-fails')
+compute|same
+weigh r|same
+compute:0|same
+compute:0 a|same
+$( [ $B = O0 ] && echo 'compute:1 a|both-refuse' || echo 'compute:1 a|perf-fails')
+dwarf_vars.c:36|same
+$( [ $B = O0 ] && echo 'dwarf_vars.c:37 a|both-refuse' || echo 'dwarf_vars.c:37 a|perf-fails')
+$( [ $B = O0 ] && echo 'dwarf_vars.c:36 a|perf-early' || echo 'dwarf_vars.c:36 a|same')
 EOS
 done
 info "$same lines identical to perf 6.1's, $docd differences shown equivalent or perf 6.1 wrong"

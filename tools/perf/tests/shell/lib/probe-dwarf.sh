@@ -8,7 +8,7 @@ DV_GROUP="pdw$$"
 dv_cleanup() {
 	local t
 	t=$(tracefs_dir) || return 0
-	grep -o "^[pr]:$DV_GROUP[a-z0-9_]*/[^ ]*" "$t/uprobe_events" 2>/dev/null | sed 's/^[pr]:/-:/' |
+	grep -o "^[pr]:$DV_GROUP[A-Za-z0-9_]*/[^ ]*" "$t/uprobe_events" 2>/dev/null | sed 's/^[pr]:/-:/' |
 		while read -r d; do echo "$d" >> "$t/uprobe_events"; done
 }
 

@@ -43,27 +43,16 @@ PY
 }
 
 # SDT floating-point arguments (8f@, 4f@) in registers, frame slots and %rip globals
-cm_fp_prog() {  # OUT CFLAGS
-	cat > "$1.c" <<'C'
-#include <sys/sdt.h>
-volatile double gd = 2.5;
-volatile float gf = 1.25f;
-int main(int argc, char **argv)
-{
-	volatile double d = 3.75 * argc;
-	volatile float f = 0.5f * argc;
-	for (int i = 0; i < 3; i++) {
-		double x = d * i;
-		float y = f * i;
+input_fp0() { cm_copy sdt_fp_O0 fp0; }
+input_fp2() { cm_copy sdt_fp_O2 fp2; }
 
-		DTRACE_PROBE2(fp, mem, d, f);
-		DTRACE_PROBE2(fp, glob, gd, gf);
-		DTRACE_PROBE2(fp, reg, x, y);
-	}
-	return 0;
+# SDT notes whose .stapsdt.base moved (sdt-shifted-base.sh): notes made for
+# an image 1 MiB higher, and the base section moved alone by objcopy
+input_rebased() {
+	cm_copy sdt_test rebased.in && python3 "$TOP/tools/perf/tests/shell/lib/sdt-rebase.py" rebased.in rebased -0x100000 &&
+		chmod +x rebased && rm rebased.in
 }
-C
-	gcc $2 -g -o "$1" "$1.c"
+input_shifted() {
+	cm_copy sdt_test shifted.in && objcopy --change-section-address .stapsdt.base+0x1000 shifted.in shifted 2>/dev/null &&
+		rm shifted.in
 }
-input_fp0() { cm_fp_prog fp0 -O0; }
-input_fp2() { cm_fp_prog fp2 -O2; }
