@@ -249,7 +249,7 @@ static int parse_tracepoint_glob(const char *tok, struct parsed_event **evs, siz
 	g.sys = copy;
 	g.ev = ev;
 	g.mods = mods;
-	if (!tracefs__mountpoint() || tracefs__for_each_event(tp_glob_match, &g) < 0) {
+	if (!tracefs__mountpoint() || tracefs__for_each_event_in(g.sys, tp_glob_match, &g) < 0) {
 		pr_err("tracefs is not mounted: cannot expand '%s'\n", tok);
 		ret = -1;
 	} else if (!g.nr) {

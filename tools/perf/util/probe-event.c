@@ -105,14 +105,20 @@ void probe_events__free(struct probe_event *evs, int nr)
 	free(evs);
 }
 
+static bool listed(const struct probe_event *evs, int nr, const char *group, const char *event)
+{
+	for (int i = 0; i < nr; i++)
+		if (!strcmp(evs[i].group, group) && !strcmp(evs[i].event, event))
+			return true;
+	return false;
+}
+
 bool probe_event__exists(const char *group, const char *event)
 {
 	struct probe_event *evs;
 	int nr = probe_events__list(&evs);
-	bool found = false;
+	bool found = listed(evs, nr, group, event);
 
-	for (int i = 0; i < nr && !found; i++)
-		found = !strcmp(evs[i].group, group) && !strcmp(evs[i].event, event);
 	probe_events__free(evs, nr);
 	return found;
 }
@@ -189,52 +195,71 @@ static bool names_has(const struct probe_names *n, const char *ge)
 	return false;
 }
 
+/* "GROUP/EVENT" of @g/@e into @n unless there; false when it was there */
+static bool names_add(struct probe_names *n, const char *g, const char *e)
+{
+	char *ge = xasprintf("%s/%s", g, e);
+
+	if (names_has(n, ge)) {
+		free(ge);
+		return false;
+	}
+	n->v = xrealloc(n->v, (n->nr + 1) * sizeof(*n->v));
+	n->v[n->nr++] = ge;
+	return true;
+}
+
+static bool names_has_ge(const struct probe_names *n, const char *g, const char *e)
+{
+	char *ge = xasprintf("%s/%s", g, e);
+	bool has = names_has(n, ge);
+
+	free(ge);
+	return has;
+}
+
+
 int probe_events__add(char **lines, size_t nr, struct probe_names *added)
 {
 	struct probe_names mine = { 0 };
-	int fd, ret = 0;
+	struct probe_event *evs;
+	size_t written = 0;
+	int fd, ret = 0, nr_evs;
 
-	for (size_t i = 0; i < nr; i++) {
+	/* uprobe_events read once, not once a line: 500 lines made that quadratic */
+	nr_evs = probe_events__list(&evs);
+	for (size_t i = 0; i < nr && !ret; i++) {
 		const char *why = NULL;
 		char *g, *e;
 
 		if (probe_cache__validate_tev(lines[i], &why) < 0) {
 			pr_err("Invalid probe definition '%s': %s; nothing added\n", lines[i], why);
-			return -1;
-		}
-		if (probe_line__names(lines[i], &g, &e) == 0) {
-			char *ge = xasprintf("%s/%s", g, e);
-
-			if (!names_has(&mine, ge)) {
-				if (probe_event__exists(g, e)) {
-					pr_err("Error: event \"%s:%s\" already exists; nothing added "
-					       "(use -f to add it under a new name, or delete it first)\n", g, e);
-					free(g);
-					free(e);
-					free(ge);
-					probe_names__exit(&mine);
-					return -1;
-				}
-				mine.v = xrealloc(mine.v, (mine.nr + 1) * sizeof(*mine.v));
-				mine.v[mine.nr++] = ge;
+			ret = -1;
+		} else if (probe_line__names(lines[i], &g, &e) == 0) {
+			/* a second site of an event seen in @lines appends to it */
+			if (!names_has_ge(&mine, g, e) && listed(evs, nr_evs, g, e)) {
+				pr_err("Error: event \"%s:%s\" already exists; nothing added "
+				       "(use -f to add it under a new name, or delete it first)\n", g, e);
+				ret = -1;
 			} else {
-				free(ge);
+				names_add(&mine, g, e);
 			}
 			free(g);
 			free(e);
 		}
 	}
-	fd = open_uprobe_events();
+	probe_events__free(evs, nr_evs);
+	fd = ret < 0 ? -1 : open_uprobe_events();
 	if (fd < 0) {
 		probe_names__exit(&mine);
 		return -1;
 	}
-	for (size_t i = 0; i < nr; i++) {
-		if (write_line(fd, lines[i]) < 0) {
+	for (; written < nr; written++) {
+		if (write_line(fd, lines[written]) < 0) {
 			int e = errno;
 			char *why = kernel_reason();
 
-			pr_err("Failed to add '%s': %s%s%s\n", lines[i], strerror(e),
+			pr_err("Failed to add '%s': %s%s%s\n", lines[written], strerror(e),
 			       why ? ": " : "", why ? why : "");
 			free(why);
 			ret = -1;
@@ -243,9 +268,22 @@ int probe_events__add(char **lines, size_t nr, struct probe_names *added)
 	}
 	close(fd);
 	if (ret < 0) {
-		if (mine.nr)
-			pr_err("Rolling back the %zu event(s) this command was adding\n", mine.nr);
-		probe_names__del_all(&mine);
+		/* only the events of the lines written before the failing one exist */
+		struct probe_names made = { 0 };
+
+		for (size_t i = 0; i < written; i++) {
+			char *g, *e;
+
+			if (probe_line__names(lines[i], &g, &e) < 0)
+				continue;
+			names_add(&made, g, e);
+			free(g);
+			free(e);
+		}
+		if (made.nr)
+			pr_err("Rolling back the %zu event(s) this command was adding\n", made.nr);
+		probe_names__del_all(&made);
+		probe_names__exit(&made);
 	} else if (added) {
 		for (size_t i = 0; i < mine.nr; i++) {
 			added->v = xrealloc(added->v, (added->nr + 1) * sizeof(*added->v));
@@ -259,14 +297,12 @@ int probe_events__add(char **lines, size_t nr, struct probe_names *added)
 	return ret;
 }
 
-int probe_event__del(const char *group, const char *event)
+/* "-:GROUP/EVENT" on the open uprobe_events @fd: 0, 1 (in use, kept) or -1 */
+static int del_on(int fd, const char *group, const char *event)
 {
-	int fd = open_uprobe_events(), ret = 0;
-	char *line;
+	char *line = xasprintf("-:%s/%s", group, event);
+	int ret = 0;
 
-	if (fd < 0)
-		return -1;
-	line = xasprintf("-:%s/%s", group, event);
 	if (write_line(fd, line) < 0) {
 		if (errno == EBUSY) {
 			pr_warning("Warning: %s:%s is in use by someone else; kept\n", group, event);
@@ -277,21 +313,37 @@ int probe_event__del(const char *group, const char *event)
 		}
 	}
 	free(line);
+	return ret;
+}
+
+int probe_event__del(const char *group, const char *event)
+{
+	int fd = open_uprobe_events(), ret;
+
+	if (fd < 0)
+		return -1;
+	ret = del_on(fd, group, event);
 	close(fd);
 	return ret;
 }
 
 void probe_names__del_all(struct probe_names *names)
 {
+	int fd;
+
+	if (!names->nr || (fd = open_uprobe_events()) < 0)
+		return;
+	/* one open for all: each delete is still its own write, so each gets its own answer */
 	for (size_t i = names->nr; i-- > 0;) {
 		char *slash = strchr(names->v[i], '/');
 
 		if (!slash)
 			continue;
 		*slash = '\0';
-		probe_event__del(names->v[i], slash + 1);
+		del_on(fd, names->v[i], slash + 1);
 		*slash = '/';
 	}
+	close(fd);
 }
 
 int probe_events__del_glob(const char *group_glob, const char *event_glob,

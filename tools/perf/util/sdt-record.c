@@ -74,30 +74,17 @@ static void add_site(struct sdt_sites *out, const struct cached_event *c, const 
 	snprintf(s->bid, sizeof(s->bid), "%s", c->bid);
 }
 
-int sdt_spec__resolve(const char *spec, const char *binary, const char *extra_args,
+/* the sites of @spec among the loaded cached events @ce */
+static int resolve_in(const struct cached_events *ce, const char *spec, const char *extra_args,
 		      struct sdt_sites *out)
 {
-	char *root = bidcache__root(NULL), *group, *event, *at, *raw;
-	struct cached_events ce;
-	char abs[PATH_MAX], bid[41];
-	const char *in_root;
-	pid_t pid;
+	char *group, *event, *at, *raw;
 
-	/* a file inside a process's root: read there, never by its host path (util/sdt-pid.h) */
-	if (binary && sdt_pid__split_target(binary, &pid, &in_root) == 0) {
-		free(root);
-		return sdt_pid__resolve_target(spec, binary, extra_args, out);
-	}
 	memset(out, 0, sizeof(*out));
-	if ((binary && sdt_cache__add_binary(root, binary, abs, bid) < 0) ||
-	    cached_events__load(root, binary, &ce) < 0) {
-		free(root);
-		return -1;
-	}
 	cached_event__split(spec, &group, &event, &at);
 	raw = named_group(spec);
-	for (size_t i = 0; i < ce.nr; i++) {
-		const struct cached_event *c = &ce.v[i];
+	for (size_t i = 0; i < ce->nr; i++) {
+		const struct cached_event *c = &ce->v[i];
 
 		/* "%NAME" without a provider matches any provider; a '#' probe's group is its own */
 		if (!cached_event__matches(c, group, event, at) &&
@@ -110,9 +97,72 @@ int sdt_spec__resolve(const char *spec, const char *binary, const char *extra_ar
 	free(group);
 	free(event);
 	free(at);
-	cached_events__exit(&ce);
-	free(root);
 	return (int)out->nr;
+}
+
+/* the cached events of @binary (added to the cache first if needed), or of every binary */
+static int load_cached(const char *binary, struct cached_events *ce)
+{
+	char *root = bidcache__root(NULL), abs[PATH_MAX], bid[41];
+	int ret = 0;
+
+	memset(ce, 0, sizeof(*ce));
+	if ((binary && sdt_cache__add_binary(root, binary, abs, bid) < 0) ||
+	    cached_events__load(root, binary, ce) < 0)
+		ret = -1;
+	free(root);
+	return ret;
+}
+
+int sdt_spec__resolve(const char *spec, const char *binary, const char *extra_args,
+		      struct sdt_sites *out)
+{
+	struct cached_events ce;
+	const char *in_root;
+	pid_t pid;
+	int n;
+
+	/* a file inside a process's root: read there, never by its host path (util/sdt-pid.h) */
+	if (binary && sdt_pid__split_target(binary, &pid, &in_root) == 0)
+		return sdt_pid__resolve_target(spec, binary, extra_args, out);
+	memset(out, 0, sizeof(*out));
+	if (load_cached(binary, &ce) < 0)
+		return -1;
+	n = resolve_in(&ce, spec, extra_args, out);
+	cached_events__exit(&ce);
+	return n;
+}
+
+/*
+ * The cache as loaded once for all the comma-separated specs of one -e:
+ * loading it validates every entry's build-id (an ELF read each), which
+ * repeated for each of 500 specs took seconds.
+ */
+struct sdt_loaded {
+	struct cached_events bin, all;
+	int bin_state, all_state;   /* 0 not loaded yet, 1 loaded, -1 failed */
+};
+
+static int loaded_resolve(struct sdt_loaded *l, const char *spec, const char *binary,
+			  struct sdt_sites *out)
+{
+	struct cached_events *ce = binary ? &l->bin : &l->all;
+	int *state = binary ? &l->bin_state : &l->all_state;
+	const char *in_root;
+	pid_t pid;
+
+	if (binary && sdt_pid__split_target(binary, &pid, &in_root) == 0)
+		return sdt_pid__resolve_target(spec, binary, NULL, out);
+	memset(out, 0, sizeof(*out));
+	if (!*state)
+		*state = load_cached(binary, ce) < 0 ? -1 : 1;
+	return *state < 0 ? -1 : resolve_in(ce, spec, NULL, out);
+}
+
+static void sdt_loaded__exit(struct sdt_loaded *l)
+{
+	cached_events__exit(&l->bin);
+	cached_events__exit(&l->all);
 }
 
 /* an existing tracefs event matching group/event globs? */
@@ -192,7 +242,8 @@ static bool at_narrowed(const char *spec)
 	return strchr(spec, '@') != NULL;
 }
 
-static int prepare_one(struct sdt_record *sr, const char *ev, const char *binary)
+static int prepare_one(struct sdt_record *sr, struct sdt_loaded *l, const char *ev,
+		       const char *binary)
 {
 	char *spec = xstrdup(ev), *colon, *slash, **lines;
 	struct sdt_sites sites = { 0 };
@@ -211,7 +262,11 @@ static int prepare_one(struct sdt_record *sr, const char *ev, const char *binary
 		char *e = at ? xasprintf("%.*s", (int)(at - colon - 1), colon + 1) : xstrdup(colon + 1);
 		struct tp_match m = { g, e, false };
 
-		tracefs__for_each_event(tp_match_cb, &m);
+		/* a plain name: its id file says it all (no walk over the growing group) */
+		if (strpbrk(g, "*?[") || strpbrk(e, "*?["))
+			tracefs__for_each_event_in(g, tp_match_cb, &m);
+		else
+			m.found = tracefs__event_id(g, e) >= 0;
 		free(g);
 		free(e);
 		if (m.found && !at) {
@@ -224,7 +279,7 @@ static int prepare_one(struct sdt_record *sr, const char *ev, const char *binary
 	 * build) cached with the same provider is not what the workload runs.
 	 * Without a match there, every cached copy, as system-wide.
 	 */
-	n = binary && !at_narrowed(spec) ? sdt_spec__resolve(spec, binary, NULL, &sites) : 0;
+	n = binary && !at_narrowed(spec) ? loaded_resolve(l, spec, binary, &sites) : 0;
 	/* -p: the copies the processes map, through their roots (a container's are not cached) */
 	if (n <= 0 && sr->pids && !at_narrowed(spec)) {
 		sdt_sites__exit(&sites);
@@ -237,7 +292,7 @@ static int prepare_one(struct sdt_record *sr, const char *ev, const char *binary
 	if (n == 0) {
 		if (binary)
 			sdt_sites__exit(&sites);
-		n = sdt_spec__resolve(spec, NULL, NULL, &sites);
+		n = loaded_resolve(l, spec, NULL, &sites);
 		/* the workload need not have the event: then it is not ours to set up,
 		 * unless it was cached for another build of that very file */
 		if (n == 0 && binary && sdt_spec__explain_other_build(spec, binary))
@@ -278,18 +333,20 @@ static int prepare_one(struct sdt_record *sr, const char *ev, const char *binary
 int sdt_record__prepare(struct sdt_record *sr, const char *events, const char *binary)
 {
 	char *copy = xstrdup(events), *save = NULL;
+	struct sdt_loaded loaded = { 0 };
 	int total = 0;
 
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		int r = prepare_one(sr, t, binary);
+		int r = prepare_one(sr, &loaded, t, binary);
 
 		if (r < 0) {
 			sdt_record__cleanup(sr);
-			free(copy);
-			return -1;
+			total = -1;
+			break;
 		}
 		total += r;
 	}
+	sdt_loaded__exit(&loaded);
 	free(copy);
 	return total;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,6 +151,11 @@ static void free_names(char **names, size_t n)
 
 int tracefs__for_each_event(tracefs_event_cb cb, void *arg)
 {
+	return tracefs__for_each_event_in(NULL, cb, arg);
+}
+
+int tracefs__for_each_event_in(const char *sys_glob, tracefs_event_cb cb, void *arg)
+{
 	char *events = tracefs__path("events");
 	char **systems;
 	size_t nsys;
@@ -164,9 +170,13 @@ int tracefs__for_each_event(tracefs_event_cb cb, void *arg)
 		return -1;
 	}
 	for (size_t i = 0; i < nsys && !ret; i++) {
-		char *sysdir = xasprintf("%s/%s", events, systems[i]);
+		char *sysdir, **evs;
 		size_t nev;
-		char **evs = list_subdirs(sysdir, &nev);
+
+		if (sys_glob && fnmatch(sys_glob, systems[i], 0))
+			continue;
+		sysdir = xasprintf("%s/%s", events, systems[i]);
+		evs = list_subdirs(sysdir, &nev);
 
 		for (size_t j = 0; evs && j < nev && !ret; j++) {
 			char *idp = xasprintf("%s/%s/id", sysdir, evs[j]);

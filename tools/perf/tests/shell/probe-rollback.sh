@@ -21,8 +21,12 @@ grep -q "Invalid event name" err.txt || fail "no message for a bad name"
 off=$("$PERF" probe -n -v -x "$BIN" '%sdt_test:guarded' | sed -n 's/.*:0x\([0-9a-f]*\)(.*/\1/p' | head -1)
 [ -n "$off" ] || fail "could not resolve sdt_test:guarded"
 echo "p:rbtest/blocker $(realpath "$BIN"):0x$off(0x10)" >> $T/uprobe_events || fail "cannot create the blocker"
-"$PERF" probe -x "$BIN" -a 'rbtest:first=main' -a '%sdt_test:guarded' 2> err.txt && fail "conflicting add succeeded"
-grep -q "Rolling back" err.txt || fail "no rollback message: $(cat err.txt)"
+"$PERF" probe -x "$BIN" -a 'rbtest:first=main' -a '%sdt_test:guarded' -a 'rbtest:third=main' 2> err.txt &&
+	fail "conflicting add succeeded"
+grep -q "Rolling back the 1 event" err.txt || fail "no rollback message (of 1 event): $(cat err.txt)"
+# rbtest:third was never written: the rollback must not try to delete it
+grep -q "Failed to delete" err.txt && fail "rollback deleted what was never added: $(cat err.txt)"
+[ "$(count '^p:rbtest/third ')" = 0 ] || fail "rbtest:third written after the failing line"
 [ "$(count '^p:rbtest/first ')" = 0 ] || fail "rbtest:first left behind after the failed add"
 [ "$(count '^p:sdt_test/guarded ')" = 0 ] || fail "half-installed sdt_test:guarded"
 "$PERF" probe -q -d 'rbtest:blocker' || fail "cannot delete the blocker"

@@ -27,6 +27,19 @@ read -r _ _ _ a b c d < <(grep '^fire signed4' expect.txt)
 grep 'sdt_test:signed4:' script.txt | head -1 | grep -q "arg1=$a arg2=$b arg3=$c arg4=$d" ||
 	fail "signed values wrong: $(grep -m1 signed4 script.txt)"
 info "exact counts, signed values, is-enabled block ran only while recorded"
+# a comma list: each spec resolved (the cache is loaded once for all of them), each counted
+"$PERF" record -q -o list.data -e 'sdt_test:zero,sdt_test:signed4,sdt_test:one' -- "$BIN" 3 > expect2.txt ||
+	fail "record of a comma list of SDT events failed"
+grep -q '^p:sdt_test/' $T/uprobe_events && fail "uprobes left behind after the comma-list record"
+"$PERF" script -i list.data > script2.txt || fail "perf script of the comma-list record failed"
+for p in zero signed4 one; do
+	want=$(awk -v p=$p '($1 == "fire" || $1 == "sem") && $2 == p {print $3}' expect2.txt | head -1)
+	got=$(grep -c "sdt_test:$p:" script2.txt)
+	[ -n "$want" ] && [ "$got" = "$want" ] || fail "comma list: sdt_test:$p: $got hits, expected $want"
+done
+[ "$(grep -c 'sdt_test:' script2.txt)" = "$(grep -c -E 'sdt_test:(zero|signed4|one):' script2.txt)" ] ||
+	fail "comma list: events recorded that were not asked for"
+info "a comma list of three SDT specs: each set up and counted"
 
 # python function__entry counts
 PY=/usr/bin/python3.11
