@@ -53,9 +53,6 @@ static void session__close(struct pf_session *s)
 		dwarf_cfi_end(s->cfi_eh);
 	if (s->dw)
 		dwarf_end(s->dw);
-	/* the .eh_frame CFI is ours, not the Dwarf's (dwarf_getcfi's is) */
-	if (s->cfi_eh)
-		dwarf_cfi_end(s->cfi_eh);
 	if (s->dfd >= 0)
 		close(s->dfd);
 	if (s->ss_open)
