@@ -52,6 +52,7 @@ static jvmtiEnv *agent_env;       /* from the first load on */
 static bool caps_added;           /* the compiled-method capabilities are ours */
 static bool writing;              /* events enabled, dump open */
 static bool writing_by_record;    /* switched on by perf record --jit: only then may it stop us */
+static bool vm_dead;              /* after VMDeath nothing switches on again */
 static bool have_lines;
 static struct agent_options opts; /* of the first load */
 
@@ -435,6 +436,10 @@ static void JNICALL on_dynamic_code_generated(jvmtiEnv *env, const char *name, c
 
 static void JNICALL on_vm_death(jvmtiEnv *env, JNIEnv *jni)
 {
+	pthread_mutex_lock(&state_lock);
+	vm_dead = true;
+	writing = false;
+	pthread_mutex_unlock(&state_lock);
 	dump_close();
 	if (opts.stats)
 		fprintf(stderr, "perf-jvmti: stats: %llu compiled methods, %llu stubs, %.3f s CPU in callbacks\n",
@@ -579,7 +584,9 @@ static void switch_off(void)
 static void toggle(void)
 {
 	pthread_mutex_lock(&state_lock);
-	if (writing)
+	if (vm_dead)
+		;   /* a signal during shutdown: the dump is closed for good */
+	else if (writing)
 		switch_off();
 	else
 		switch_on(opts.dir, false, opts.verbose, true);
@@ -722,6 +729,8 @@ static int later_load(const char *options)
 			switch_off();
 	} else if (writing) {
 		agent_warn("already writing %s; this load does nothing", dump_path());
+	} else if (o.ondemand || vm_dead) {
+		agent_warn("already loaded, idle; this load does nothing");
 	} else {
 		if ((o.raw_names && !opts.raw_names) || (o.no_inline && !opts.no_inline) ||
 		    (o.stats && !opts.stats) || (o.signo && o.signo != opts.signo))
