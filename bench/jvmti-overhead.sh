@@ -108,6 +108,11 @@ echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 	bench_row "JVM wall, our agent at start; ref = null agent, the floor (s)" "${wall[floor]}" "${wall[ours]}" ratio-max 1.01
 [ -n "${wall[none]:-}" ] && [ -n "${wall[idle]:-}" ] &&
 	bench_row "JVM wall, our agent idle (ondemand); ref = no agent (s)" "${wall[none]}" "${wall[idle]}" ratio-max 1.01
+# CPU (user+sys) medians too: on a loaded machine wall time mostly measures the other load
+[ -n "${cpu[floor]:-}" ] && [ -n "${cpu[ours]:-}" ] &&
+	bench_row "JVM CPU, our agent at start; ref = null agent, the floor (s)" "${cpu[floor]}" "${cpu[ours]}" ratio-max 1.01
+[ -n "${cpu[none]:-}" ] && [ -n "${cpu[idle]:-}" ] &&
+	bench_row "JVM CPU, our agent idle (ondemand); ref = no agent (s)" "${cpu[none]}" "${cpu[idle]}" ratio-max 1.01
 [ -n "${wall[perf61]:-}" ] && [ -n "${wall[ours]:-}" ] &&
 	bench_row "JVM wall, our agent at start; ref = perf 6.1's agent (s)" "${wall[perf61]}" "${wall[ours]}" ratio-max 1.00
 exit 0
