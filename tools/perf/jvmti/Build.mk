@@ -17,7 +17,8 @@ endif
 
 JVMTI_AGENT := tools/perf/jvmti/libperf-jvmti.so
 JVMTI_SRCS  := tools/perf/jvmti/agent.c tools/perf/jvmti/dump-file.c \
-               tools/perf/jvmti/method-cache.c tools/perf/jvmti/java-names.c
+               tools/perf/jvmti/method-cache.c tools/perf/jvmti/java-names.c \
+               tools/perf/jvmti/toggle-signal.c
 JVMTI_HDRS  := $(wildcard tools/perf/jvmti/*.h) tools/perf/util/jitdump.h
 JVMTI_CFLAGS := -O2 -g $(WARN) -std=gnu11 -D_GNU_SOURCE -fPIC -fvisibility=hidden \
                 -Itools/perf -I$(JVMTI_JDK)/include -I$(JVMTI_JDK)/include/linux
@@ -28,7 +29,7 @@ CLEAN_FILES += $(JVMTI_AGENT)
 $(JVMTI_AGENT): $(JVMTI_SRCS) $(JVMTI_HDRS) tools/perf/jvmti/Build.mk
 	@test -f $(JVMTI_JDK)/include/jvmti.h || { echo "no JDK headers (jvmti.h) in $(JVMTI_JDK)" >&2; exit 1; }
 	$(if $(V),,@echo "  CC      $@";) $(CC) $(JVMTI_CFLAGS) -shared -Wl,-z,defs -Wl,-z,now \
-		-o $@ $(JVMTI_SRCS) -lpthread
+		-o $@ $(JVMTI_SRCS) -lpthread -ldl
 
 # The checker is an ordinary tool: it honours SAN=1 like perf itself.
 JITDUMP_CHECK := $(OUT)/jitdump-check

@@ -10,7 +10,9 @@
  * assembles its records privately and only takes the file lock to write.
  * Nothing here may stop or crash the JVM: every failure is a warning.
  */
+#include <dlfcn.h>
 #include <jvmti.h>
+#include <link.h>
 #include <jvmticmlr.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -21,6 +23,7 @@
 #include <unistd.h>
 #include "dump-file.h"
 #include "method-cache.h"
+#include "toggle-signal.h"
 #include "util/jitdump.h"
 
 struct agent_options {
@@ -32,14 +35,26 @@ struct agent_options {
 	bool help;
 	bool stop;
 	bool record;
+	bool ondemand;
+	int signo;            /* signal=: toggles the agent; 0 = none */
 };
 
-static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
-static bool started;
-static jvmtiEnv *active_env;      /* while started: for the stop command */
-static bool started_by_record;    /* by perf record --jit: only then may it stop us */
+/*
+ * The agent's life: the first load (-agentpath, or an attach) gets a JVMTI
+ * environment that stays until the JVM ends. Writing (events on, dump
+ * open) is switched on and off inside it: at once unless ondemand, then by
+ * later loads (perf record --jit), stop requests and the signal. Loads and
+ * toggles are serialised by state_lock; the callbacks never take it.
+ */
+static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
+static JavaVM *agent_vm;
+static jvmtiEnv *agent_env;       /* from the first load on */
+static bool caps_added;           /* the compiled-method capabilities are ours */
+static bool writing;              /* events enabled, dump open */
+static bool writing_by_record;    /* switched on by perf record --jit: only then may it stop us */
+static bool vm_dead;              /* after VMDeath nothing switches on again */
 static bool have_lines;
-static struct agent_options opts;
+static struct agent_options opts; /* of the first load */
 
 /* with the stats option: what the callbacks cost, for the overhead benchmark */
 static uint64_t stat_ns, stat_methods, stat_stubs;
@@ -72,9 +87,13 @@ static const char usage[] =
 	"  verbose    print the dump path on stderr\n"
 	"  stats      at exit, print on stderr how much CPU time the agent used\n"
 	"  help       print this and do not record\n"
+	"  ondemand   load idle (no events, no capabilities): a later load\n"
+	"             (perf record --jit -p, jcmd JVMTI.agent_load) or the signal\n"
+	"             switches it on and replays what is compiled\n"
+	"  signal=SIG each SIG (USR1, RTMIN+2, a number) switches writing on or off\n"
 	"  record     started by perf record --jit, which stops it at the end\n"
-	"  stop       (a later attach) stop writing and close the dump started\n"
-	"             with record; a later attach may start a new one\n";
+	"  stop       (a later load) stop writing and close the dump started\n"
+	"             with record; a later load may start a new one\n";
 
 static int parse_options(const char *s, struct agent_options *o)
 {
@@ -104,7 +123,14 @@ static int parse_options(const char *s, struct agent_options *o)
 			o->stop = true;
 		else if (!strcmp(tok, "record"))
 			o->record = true;
-		else
+		else if (!strcmp(tok, "ondemand"))
+			o->ondemand = true;
+		else if (!strncmp(tok, "signal=", 7)) {
+			int signo = toggle_signal_parse(tok + 7);
+
+			if (signo > 0)
+				o->signo = signo;
+		} else
 			agent_warn("unknown option '%s' ignored (try help)", tok);
 	}
 	free(copy);
@@ -410,6 +436,10 @@ static void JNICALL on_dynamic_code_generated(jvmtiEnv *env, const char *name, c
 
 static void JNICALL on_vm_death(jvmtiEnv *env, JNIEnv *jni)
 {
+	pthread_mutex_lock(&state_lock);
+	vm_dead = true;
+	writing = false;
+	pthread_mutex_unlock(&state_lock);
 	dump_close();
 	if (opts.stats)
 		fprintf(stderr, "perf-jvmti: stats: %llu compiled methods, %llu stubs, %.3f s CPU in callbacks\n",
@@ -452,55 +482,15 @@ static bool other_dump_mapped(char *who, size_t len)
 	return found;
 }
 
-static jint start_agent(JavaVM *vm, char *options, bool late)
+/* the compiled-method events with lines where the VM has them; HotSpot grants them live too */
+static int add_capabilities(jvmtiEnv *env)
 {
-	jvmtiEventCallbacks cb;
 	jvmtiCapabilities caps;
 	jvmtiJlocationFormat fmt;
-	jvmtiEnv *env = NULL;
 	jvmtiError err;
-	char other[4096];
-	jint ret = JNI_OK;
 
-	pthread_mutex_lock(&start_lock);
-	if (options && (!strcmp(options, "stop") || strstr(options, ",stop") || !strncmp(options, "stop,", 5))) {
-		/* perf record --jit is done: no unload exists, so stop the events and close */
-		if (!started) {
-			agent_warn("not writing a dump; stop does nothing");
-			goto out;
-		}
-		if (!started_by_record) {
-			/* the user's own agent (-agentpath, jcmd) keeps its dump */
-			agent_warn("the dump was not started by perf record --jit; it goes on");
-			goto out;
-		}
-		(*active_env)->SetEventNotificationMode(active_env, JVMTI_DISABLE, JVMTI_EVENT_COMPILED_METHOD_LOAD, NULL);
-		(*active_env)->SetEventNotificationMode(active_env, JVMTI_DISABLE, JVMTI_EVENT_DYNAMIC_CODE_GENERATED, NULL);
-		(*active_env)->SetEventNotificationMode(active_env, JVMTI_DISABLE, JVMTI_EVENT_VM_DEATH, NULL);
-		dump_close();
-		(*active_env)->DisposeEnvironment(active_env);
-		active_env = NULL;
-		started = false;
-		goto out;
-	}
-	if (started) {
-		agent_warn("already writing %s; this load does nothing", dump_path());
-		goto out;
-	}
-	parse_options(options, &opts);
-	if (opts.help) {
-		fputs(usage, stderr);
-		goto out;
-	}
-	if (other_dump_mapped(other, sizeof(other))) {
-		agent_warn("another jitdump is being written for this process (%s); not starting",
-			   other);
-		goto out;
-	}
-	if ((*vm)->GetEnv(vm, (void **)&env, JVMTI_VERSION_1) != JNI_OK || !env) {
-		agent_warn("no JVMTI environment; not recording");
-		goto out;
-	}
+	if (caps_added)
+		return 0;
 	memset(&caps, 0, sizeof(caps));
 	caps.can_generate_compiled_method_load_events = 1;
 	if ((*env)->GetJLocationFormat(env, &fmt) == JVMTI_ERROR_NONE && fmt == JVMTI_JLOCATION_JVMBCI) {
@@ -517,37 +507,55 @@ static jint start_agent(JavaVM *vm, char *options, bool late)
 	}
 	if (err != JVMTI_ERROR_NONE) {
 		agent_warn("cannot get compiled-method events (%s); not recording", err_name(env, err));
-		goto fail_env;
+		return -1;
 	}
 	method_cache_init(opts.raw_names, have_lines);
-	if (dump_open(opts.dir) < 0)
-		goto fail_env;
+	caps_added = true;
+	return 0;
+}
 
-	memset(&cb, 0, sizeof(cb));
-	cb.CompiledMethodLoad = on_compiled_method_load;
-	cb.DynamicCodeGenerated = on_dynamic_code_generated;
-	cb.VMDeath = on_vm_death;
-	err = (*env)->SetEventCallbacks(env, &cb, sizeof(cb));
-	if (err == JVMTI_ERROR_NONE)
-		err = (*env)->SetEventNotificationMode(env, JVMTI_ENABLE,
-						       JVMTI_EVENT_COMPILED_METHOD_LOAD, NULL);
-	if (err == JVMTI_ERROR_NONE)
-		err = (*env)->SetEventNotificationMode(env, JVMTI_ENABLE,
-						       JVMTI_EVENT_DYNAMIC_CODE_GENERATED, NULL);
-	if (err == JVMTI_ERROR_NONE)
-		err = (*env)->SetEventNotificationMode(env, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL);
+static jvmtiError set_code_events(jvmtiEnv *env, jvmtiEventMode mode)
+{
+	jvmtiError err = (*env)->SetEventNotificationMode(env, mode, JVMTI_EVENT_COMPILED_METHOD_LOAD, NULL);
+
+	if (err == JVMTI_ERROR_NONE || mode == JVMTI_DISABLE) {
+		jvmtiError e2 = (*env)->SetEventNotificationMode(env, mode, JVMTI_EVENT_DYNAMIC_CODE_GENERATED, NULL);
+
+		if (err == JVMTI_ERROR_NONE)
+			err = e2;
+	}
+	return err;
+}
+
+/*
+ * Starts writing (state_lock held): capabilities, a new dump, the events,
+ * then, in the live phase, a replay of the stubs and methods that exist
+ * already (the callbacks run inside GenerateEvents). dir: this session's.
+ */
+static int switch_on(const char *dir, bool by_record, bool verbose, bool replay)
+{
+	jvmtiEnv *env = agent_env;
+	char other[4096];
+	jvmtiError err;
+
+	if (other_dump_mapped(other, sizeof(other))) {
+		agent_warn("another jitdump is being written for this process (%s); not starting", other);
+		return -1;
+	}
+	if (add_capabilities(env) < 0 || dump_open(dir) < 0)
+		return -1;
+	err = set_code_events(env, JVMTI_ENABLE);
 	if (err != JVMTI_ERROR_NONE) {
 		agent_warn("cannot enable JVMTI events (%s); not recording", err_name(env, err));
+		set_code_events(env, JVMTI_DISABLE);
 		dump_close();
-		goto fail_env;
+		return -1;
 	}
-	started = true;
-	started_by_record = opts.record;
-	active_env = env;
-	if (opts.verbose)
+	writing = true;
+	writing_by_record = by_record;
+	if (verbose)
 		fprintf(stderr, "perf-jvmti: writing %s\n", dump_path());
-	if (late) {
-		/* replay what was compiled before we came; the callbacks run inside these calls */
+	if (replay) {
 		err = (*env)->GenerateEvents(env, JVMTI_EVENT_DYNAMIC_CODE_GENERATED);
 		if (err != JVMTI_ERROR_NONE)
 			agent_warn("cannot replay JVM stubs (%s)", err_name(env, err));
@@ -555,25 +563,209 @@ static jint start_agent(JavaVM *vm, char *options, bool late)
 		if (err != JVMTI_ERROR_NONE)
 			agent_warn("cannot replay compiled methods (%s)", err_name(env, err));
 	}
-	goto out;
-fail_env:
-	(*env)->DisposeEnvironment(env);
-	ret = late ? JNI_ERR : JNI_OK;
-out:
-	pthread_mutex_unlock(&start_lock);
+	return 0;
+}
+
+/*
+ * Stops writing (state_lock held) and closes the dump. The capabilities
+ * stay: a callback still running may look up a method, and a method cached
+ * without its lines would stay so for every later session.
+ */
+static void switch_off(void)
+{
+	set_code_events(agent_env, JVMTI_DISABLE);
+	dump_close();
+	writing = writing_by_record = false;
+	if (opts.verbose)
+		fprintf(stderr, "perf-jvmti: stopped writing; idle\n");
+}
+
+/* signal=: on when idle, off when writing (whoever switched it on) */
+static void toggle(void)
+{
+	pthread_mutex_lock(&state_lock);
+	if (vm_dead)
+		;   /* a signal during shutdown: the dump is closed for good */
+	else if (writing)
+		switch_off();
+	else
+		switch_on(opts.dir, false, opts.verbose, true);
+	pthread_mutex_unlock(&state_lock);
+}
+
+static void JNICALL on_vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
+{
+	/* loaded at start: the signal thread needs a live VM to attach to */
+	toggle_signal_start(agent_vm, toggle);
+}
+
+static int later_load(const char *options);
+
+/*
+ * The agent as a second file in the same JVM (perf record --jit gives a JVM
+ * in a container its own copy): the copy that was loaded first, with its
+ * environment, is the agent; later copies hand their loads to it.
+ * 1: no such copy here (or it has no environment yet), 0 or -1: its answer.
+ */
+JNIEXPORT int perf_jvmti_forward(const char *options)
+{
+	int ret = 1;
+
+	pthread_mutex_lock(&state_lock);
+	if (agent_env)
+		ret = later_load(options) < 0 ? -1 : 0;
+	pthread_mutex_unlock(&state_lock);
+	return ret;
+}
+
+struct forward_ctx {
+	const char *options;
+	const void *self;         /* our own load address, skipped */
+	int ret;
+};
+
+static int forward_one(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct forward_ctx *c = data;
+	int (*fwd)(const char *);
+	void *h;
+
+	if (!info->dlpi_name || !*info->dlpi_name || (const void *)info->dlpi_addr == c->self)
+		return 0;
+	h = dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD);
+	if (!h)
+		return 0;
+	fwd = (int (*)(const char *))dlsym(h, "perf_jvmti_forward");
+	if (fwd && fwd != perf_jvmti_forward)
+		c->ret = fwd(c->options);
+	dlclose(h);
+	return c->ret != 1;
+}
+
+static int forward_to_other_copy(const char *options)
+{
+	struct forward_ctx c = { options ? options : "", NULL, 1 };
+	Dl_info self;
+
+	if (!dladdr((void *)perf_jvmti_forward, &self))
+		return 1;
+	c.self = self.dli_fbase;
+	dl_iterate_phdr(forward_one, &c);
+	return c.ret;
+}
+
+/* the first load of this copy of the agent: its JVMTI environment, callbacks, signal */
+static int first_load(JavaVM *vm, const char *options, bool live)
+{
+	jvmtiEventCallbacks cb;
+	jvmtiEnv *env = NULL;
+
+	free(opts.dir);
+	parse_options(options, &opts);
+	if (opts.help) {
+		fputs(usage, stderr);
+		return 1;
+	}
+	if (opts.stop) {
+		agent_warn("not writing a dump; stop does nothing");
+		return 1;
+	}
+	if ((*vm)->GetEnv(vm, (void **)&env, JVMTI_VERSION_1) != JNI_OK || !env) {
+		agent_warn("no JVMTI environment; not recording");
+		return -1;
+	}
+	memset(&cb, 0, sizeof(cb));
+	cb.CompiledMethodLoad = on_compiled_method_load;
+	cb.DynamicCodeGenerated = on_dynamic_code_generated;
+	cb.VMDeath = on_vm_death;
+	cb.VMInit = on_vm_init;
+	if ((*env)->SetEventCallbacks(env, &cb, sizeof(cb)) != JVMTI_ERROR_NONE ||
+	    (*env)->SetEventNotificationMode(env, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL) != JVMTI_ERROR_NONE) {
+		agent_warn("cannot set JVMTI callbacks; not recording");
+		(*env)->DisposeEnvironment(env);
+		return -1;
+	}
+	agent_vm = vm;
+	agent_env = env;
+	if (opts.signo && toggle_signal_install(opts.signo) == 0) {
+		if (live)
+			toggle_signal_start(vm, toggle);
+		else
+			(*env)->SetEventNotificationMode(env, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL);
+	}
+	if (opts.ondemand) {
+		if (opts.verbose)
+			fprintf(stderr, "perf-jvmti: loaded idle (ondemand)\n");
+		return 0;
+	}
+	if (switch_on(opts.dir, opts.record, opts.verbose, live) < 0) {
+		if (!opts.signo) {
+			/* nothing left that could switch us on: leave no environment behind */
+			(*env)->DisposeEnvironment(env);
+			agent_env = NULL;
+		}
+		return -1;
+	}
+	return 0;
+}
+
+/* a later load of the same library into the same JVM: a switch or a stop */
+static int later_load(const char *options)
+{
+	struct agent_options o;
+	int ret = 0;
+
+	parse_options(options, &o);
+	if (o.help) {
+		fputs(usage, stderr);
+	} else if (o.stop) {
+		/* perf record --jit is done */
+		if (!writing)
+			agent_warn("not writing a dump; stop does nothing");
+		else if (!writing_by_record)
+			/* the user's own dump (-agentpath, jcmd, signal) */
+			agent_warn("the dump was not started by perf record --jit; it goes on");
+		else
+			switch_off();
+	} else if (writing) {
+		agent_warn("already writing %s; this load does nothing", dump_path());
+	} else if (o.ondemand || vm_dead) {
+		agent_warn("already loaded, idle; this load does nothing");
+	} else {
+		if ((o.raw_names && !opts.raw_names) || (o.no_inline && !opts.no_inline) ||
+		    (o.stats && !opts.stats) || (o.signo && o.signo != opts.signo))
+			agent_warn("rawnames, noinline, stats and signal= are those of the first load; "
+				   "ignored here");
+		ret = switch_on(o.dir ? o.dir : opts.dir, o.record, o.verbose || opts.verbose, true);
+	}
+	free(o.dir);
 	return ret;
 }
 
 JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
 {
+	pthread_mutex_lock(&state_lock);
+	if (agent_env)
+		later_load(options);   /* -agentpath given twice */
+	else
+		first_load(vm, options, false);
+	pthread_mutex_unlock(&state_lock);
 	/* a failing agent must not stop the JVM from starting: always JNI_OK */
-	start_agent(vm, options, false);
 	return JNI_OK;
 }
 
 JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
 {
-	return start_agent(vm, options, true);
+	int ret;
+
+	/* HotSpot calls this again for every load of this library: that is how we are switched */
+	pthread_mutex_lock(&state_lock);
+	if (agent_env)
+		ret = later_load(options);
+	else if ((ret = forward_to_other_copy(options)) == 1)
+		ret = first_load(vm, options, true);
+	pthread_mutex_unlock(&state_lock);
+	return ret < 0 ? JNI_ERR : JNI_OK;
 }
 
 JNIEXPORT void JNICALL Agent_OnUnload(JavaVM *vm)

@@ -269,6 +269,8 @@ int dump_open(const char *dir_option)
 			   "the dump", path, strerror(errno));
 	}
 	pthread_mutex_lock(&dump_lock);
+	/* a new dump (the agent switched on again) starts without the last one's failure */
+	__atomic_store_n(&dump_failed, false, __ATOMIC_RELAXED);
 	__atomic_store_n(&dump_fd, fd, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&dump_lock);
 	return 0;
