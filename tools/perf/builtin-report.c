@@ -241,6 +241,7 @@ int cmd_report(int argc, const char **argv)
 		OPT_INTEGER(0, "max-stack", &rep.max_stack, "frames of a call chain used, from the sample"),
 		OPT_BOOLEAN(0, "inline", &inl, "Show inlined callers in call graphs (off by default: perf 6.1 shows none in its default output)"),
 		OPT_BOOLEAN(0, "stats", &stats, "Display event stats only"),
+		OPT_BOOLEAN(0, "hierarchy", &out.hierarchy, "Show entries in a hierarchy (one level per sort key; no call graphs yet)"),
 		OPT_BOOLEAN(0, "header", &header, "Show data header (not supported yet: a warning, then the report)"),
 		OPT_BOOLEAN(0, "header-only", &header_only, "Show only data header (not supported yet: an error)"),
 		OPT_DEBUGINFOD(&dbgd),
@@ -255,7 +256,8 @@ int cmd_report(int argc, const char **argv)
 		usage_with_options_msg(report_usage, options, "unexpected argument '%s'", argv[0]);
 	if (children)
 		rep.children_set = 1;
-	if (no_children)
+	/* like perf 6.1: a hierarchy of self shares */
+	if (no_children || out.hierarchy)
 		rep.children_set = 0;
 	out.quiet = quiet;
 	rep.show_nr_samples = out.show_nr_samples;
@@ -300,6 +302,10 @@ int cmd_report(int argc, const char **argv)
 		if (!quiet)
 			printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 		pr_err("Error:\nSelected -g but the data has no call chains: record with -g or --call-graph.\n");
+		ret = 1;
+	}
+	if (!ret && out.hierarchy && (rep.callchains || rep.fields)) {
+		pr_err("Error: --hierarchy with call graphs or -F is not supported yet (add -g none, or drop -F)\n");
 		ret = 1;
 	}
 	if (!ret && perf_session__process_events(s, &rep.tool) < 0)

@@ -431,6 +431,128 @@ static void fprintf_cols(FILE *f, const struct hists *h, const struct hist_outpu
 	fputc('\n', f);
 }
 
+/* ---- --hierarchy: a level per sort key, each group with its total ---- */
+
+struct hier_ctx {
+	FILE *f;
+	const struct hists *h;
+	const struct hist_output *o;
+	size_t width[MAX_SORT_KEYS];
+	int level;                      /* the key being grouped by (qsort has no context) */
+};
+
+static const struct hier_ctx *hier_sort_ctx;
+
+static int hier_cmp_key(const void *a, const void *b)
+{
+	const struct hier_ctx *c = hier_sort_ctx;
+
+	return hist_entry__cmp_key(c->h->keys[c->level], *(struct hist_entry *const *)a,
+				   *(struct hist_entry *const *)b);
+}
+
+struct hier_group {
+	struct hist_entry **v;          /* its entries */
+	size_t nr;
+	uint64_t period, samples;
+};
+
+static int hier_cmp_group(const void *a, const void *b)
+{
+	const struct hier_group *x = a, *y = b;
+
+	if (x->period != y->period)
+		return x->period > y->period ? -1 : 1;
+	return hier_cmp_key(&x->v[0], &y->v[0]);
+}
+
+static void hier_level(struct hier_ctx *c, struct hist_entry **v, size_t nr, int level)
+{
+	const struct hists *h = c->h;
+	int nl = h->nr_keys, more = 3 * (nl - 1 - level);
+	struct hier_group *g = xmalloc((nr ? nr : 1) * sizeof(*g));
+	size_t ng = 0, shown = 0;
+	char buf[1024];
+
+	c->level = level;
+	hier_sort_ctx = c;
+	qsort(v, nr, sizeof(*v), hier_cmp_key);
+	for (size_t i = 0; i < nr; i++) {
+		if (!i || hist_entry__cmp_key(h->keys[level], v[i - 1], v[i]))
+			g[ng++] = (struct hier_group){ &v[i], 0, 0, 0 };
+		g[ng - 1].nr++;
+		g[ng - 1].period += v[i]->period;
+		g[ng - 1].samples += v[i]->nr_samples;
+	}
+	qsort(g, ng, sizeof(*g), hier_cmp_group);
+	for (size_t i = 0; i < ng; i++) {
+		const char *name = entry_field(g[i].v[0], h->keys[level], buf, sizeof(buf));
+
+		if (pct(g[i].period, hists_base(h)) < c->o->percent_limit)
+			continue;
+		shown++;
+		fprintf(c->f, "  %*s%7.2f%%", 3 * level, "", pct(g[i].period, hists_base(h)));
+		if (c->o->show_nr_samples)
+			fprintf(c->f, "  %12llu", (unsigned long long)g[i].samples);
+		fprintf(c->f, "%*s  %*s", more, "", 3 * level, "");
+		if (level == nl - 1 && !key_pads_last(h->keys[level]))
+			fprintf(c->f, "%s\n", name);
+		else
+			fprintf(c->f, "%-*s\n", (int)c->width[level], name);
+		if (level + 1 < nl)
+			hier_level(c, g[i].v, g[i].nr, level + 1);
+	}
+	/* perf says so where a shown group's members are all under --percent-limit */
+	if (!shown && nr && level > 0)
+		fprintf(c->f, "  %*s%8s%s%*s  %*sno entry >= %.2f%%\n", 3 * level, "", "",
+			c->o->show_nr_samples ? "              " : "", more, "", 3 * level, "",
+			c->o->percent_limit);
+	free(g);
+}
+
+static void fprintf_hierarchy(FILE *f, struct hists *h, const struct hist_output *o,
+			      struct hist_entry **v, size_t nr)
+{
+	struct hier_ctx c = { .f = f, .h = h, .o = o };
+	int nl = h->nr_keys;
+	size_t names = 0, numw = 8 + 3 * (nl - 1);
+	char buf[1024];
+
+	for (int k = 0; k < nl; k++) {
+		c.width[k] = strlen(key_header(h->keys[k]));
+		for (size_t i = 0; i < nr; i++) {
+			size_t l = strlen(entry_field(v[i], h->keys[k], buf, sizeof(buf)));
+
+			if (l > c.width[k])
+				c.width[k] = l;
+		}
+		if (3 * k + c.width[k] > names)
+			names = 3 * k + c.width[k];
+	}
+	if (!o->quiet) {
+		size_t title = 0;
+
+		fprintf(f, "# %*s", (int)numw, "Overhead");
+		if (o->show_nr_samples)
+			fprintf(f, "  %12s", "Samples");
+		fputs("  ", f);
+		for (int k = 0; k < nl; k++) {
+			fprintf(f, "%s%s", k ? " / " : "", key_header(h->keys[k]));
+			title += strlen(key_header(h->keys[k])) + (k ? 3 : 0);
+		}
+		if (title > names)
+			names = title;
+		fprintf(f, "\n# ");
+		for (size_t i = 0; i < numw + (o->show_nr_samples ? 14 : 0); i++)
+			fputc('.', f);
+		fputs("  ", f);
+		for (size_t i = 0; i < names; i++)
+			fputc('.', f);
+		fputs("\n#\n", f);
+	}
+	hier_level(&c, v, nr, 0);
+}
+
 /* report -F: the columns as asked, in their order */
 static void fprintf_fields(FILE *f, struct hists *h, const struct hist_output *o,
 			   struct hist_entry **v, size_t nr)
@@ -518,8 +640,11 @@ void hists__fprintf(FILE *f, struct hists *h, const struct hist_output *o,
 			unit, event_name);
 		fprintf(f, "# Event count (approx.): %llu\n#\n", (unsigned long long)total_period);
 	}
-	if (o->nr_cols) {
-		fprintf_fields(f, h, o, v, nr);
+	if (o->nr_cols || o->hierarchy) {
+		if (o->hierarchy)
+			fprintf_hierarchy(f, h, o, v, nr);
+		else
+			fprintf_fields(f, h, o, v, nr);
 		free(v);
 		fprintf(f, "\n\n");
 		return;

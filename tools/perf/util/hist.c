@@ -592,6 +592,13 @@ static int cmp_key(enum sort_key k, const struct hist_entry *a, const struct his
 	}
 }
 
+int hist_entry__cmp_key(enum sort_key k, const struct hist_entry *a, const struct hist_entry *b)
+{
+	int r = cmp_key(k, a, b, false);
+
+	return r ? r : cmp_key(k, a, b, true);
+}
+
 static int cmp_desc(uint64_t a, uint64_t b)
 {
 	return a > b ? -1 : a < b;

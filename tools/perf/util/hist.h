@@ -152,4 +152,7 @@ const char *hist_frame__dso_name(const struct hist_frame *f);
 
 bool hists__has_key(const struct hists *h, enum sort_key k);
 
+/* entries by one key, as perf 6.1 orders them (name, then address) */
+int hist_entry__cmp_key(enum sort_key k, const struct hist_entry *a, const struct hist_entry *b);
+
 #endif
