@@ -83,6 +83,8 @@ struct graph_ctx {
 	double min_percent;    /* the graph threshold, or --percent-limit when higher */
 	uint64_t total;        /* of the histogram: graph percentages are of it */
 	bool hide_first_sym;
+	const struct callchain_node *first_node;   /* fractal: the end of the first line */
+	uint64_t first_base;
 	char path[256][256];   /* flat / folded: the names from the root */
 };
 
@@ -120,8 +122,11 @@ static int cmp_nodes(const void *a, const void *b)
 }
 
 /* fractal: a branch's share is of what went on below its parent (not what ended there) */
-static uint64_t rel_base(const struct callchain_node *node)
+static uint64_t rel_base(const struct graph_ctx *g, const struct callchain_node *node)
 {
+	/* but under the straight line a graph starts with, of the row's total */
+	if (node == g->first_node)
+		return g->first_base;
 	return node->period - node->self;
 }
 
@@ -131,7 +136,7 @@ static struct callchain_node **visible_kids(const struct graph_ctx *g, const str
 {
 	size_t n = 0, cap = 0;
 	struct callchain_node **v = NULL;
-	uint64_t base = g->cc->mode == CHAIN_GRAPH_REL ? rel_base(node) : g->total;
+	uint64_t base = g->cc->mode == CHAIN_GRAPH_REL ? rel_base(g, node) : g->total;
 
 	for (struct callchain_node *c = node->children; c; c = c->next) {
 		if (pct(c->period, base) < g->min_percent)
@@ -157,7 +162,7 @@ static void fprintf_value(const struct graph_ctx *g, const struct callchain_node
 		fprintf(g->f, "%llu", (unsigned long long)count);
 		break;
 	default:
-		fprintf(g->f, "%.2f%%", pct(v, g->cc->mode == CHAIN_GRAPH_REL && parent ? rel_base(parent) : g->total));
+		fprintf(g->f, "%.2f%%", pct(v, g->cc->mode == CHAIN_GRAPH_REL && parent ? rel_base(g, parent) : g->total));
 		break;
 	}
 	(void)n;
@@ -176,7 +181,7 @@ static size_t graph_branches(struct graph_ctx *g, const struct callchain_node *n
 	size_t n;
 	struct callchain_node **kids;
 	char name[512];
-	uint64_t rest = 0;
+	uint64_t rest = 0, rest_count = 0;
 
 	if (depth > 200)
 		return 0;
@@ -187,9 +192,14 @@ static size_t graph_branches(struct graph_ctx *g, const struct callchain_node *n
 	 * it sometimes adds " (inlined)", from memory it never set)
 	 */
 	if (g->cc->mode == CHAIN_GRAPH_REL && n) {
-		for (size_t i = 0; i < n; i++)
+		for (size_t i = 0; i < n; i++) {
 			rest += kids[i]->period;
-		rest = rel_base(node) - rest;
+			rest_count -= kids[i]->count;
+		}
+		rest = rel_base(g, node) - rest;
+		/* the samples of the branches not shown */
+		for (const struct callchain_node *c = node->children; c; c = c->next)
+			rest_count += c->count;
 	}
 	for (size_t i = 0; i < n; i++) {
 		bool last = i == n - 1 && !rest;
@@ -206,11 +216,13 @@ static size_t graph_branches(struct graph_ctx *g, const struct callchain_node *n
 		graph_branches(g, c, cont, depth + 1);
 		free(cont);
 	}
-	if (rest) {
-		struct callchain_node r = { .period = rest, .count = rest };
+	/* perf 6.1 counts the rest in samples from the branches: none, no line
+	 * (the last branch still drawn as if one followed) */
+	if (rest && (g->cc->value != CCVAL_COUNT || rest_count)) {
+		struct callchain_node r = { .period = rest, .count = rest_count };
 
 		fprintf(g->f, "%s --", indent);
-		fprintf_value(g, &r, node, rest, rest);
+		fprintf_value(g, &r, node, rest, rest_count);
 		fprintf(g->f, "--[...]\n");
 	}
 	free(kids);
@@ -235,6 +247,8 @@ static void graph_entry(struct graph_ctx *g, const struct callchain_node *root)
 				node_name(c, g->cc->address, name, sizeof(name)));
 			printed = true;
 		}
+		g->first_node = c;
+		g->first_base = root->period;
 		if (!printed && !graph_branches(g, c, GRAPH_PAD, 0))
 			return;
 		if (printed)
@@ -354,7 +368,7 @@ static void fprintf_chain(FILE *f, const struct hists *h, const struct hist_outp
 	    (o->cc->mode != CHAIN_GRAPH_REL &&
 	     pct(h->children ? e->period_children : e->period, hists_base(h)) < graph_threshold(o)))
 		return;
-	g = xmalloc(sizeof(*g));
+	g = xzalloc(sizeof(*g));
 	g->f = f;
 	g->cc = o->cc;
 	g->total = hists_base(h);

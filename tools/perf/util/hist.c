@@ -450,15 +450,17 @@ static void chain_add(struct hists *h, struct hist_entry *e, const struct hist_f
 
 /* the entry frames[i] counts in as a caller of the sample keyed k */
 static struct hist_entry *caller_entry(struct hists *h, const struct entry_key *k, int32_t tid,
-				       const struct hist_frame *frames, size_t i)
+				       const struct hist_frame *frames, size_t i, bool *level)
 {
 	struct entry_key ck = *k;
 	struct hist_frame cf = caller_view(&frames[i]);
 
 	/* perf's quirk, kept for identical rows: a caller outside every map
-	 * takes the [k]/[.] level of the sampled address */
+	 * takes the [k]/[.] level of the frame perf looked at before it (the
+	 * sampled address first, then the chain in the graph's order) */
 	if (!cf.dso)
-		cf.kernel = frames[0].kernel;
+		cf.kernel = *level;
+	*level = cf.kernel;
 	ck.frame = &cf;
 	if (hists__has_key(h, SORT_SRCLINE))
 		ck.srcline = frame_srcline(h, &frames[i]);
@@ -480,6 +482,7 @@ void hists__add_sample_cut(struct hists *h, const char *comm, int32_t pid, int32
 	const struct hist_frame *chain = frames + skip;
 	size_t first = skip ? skip : 1, cn = n - skip;
 	struct hist_entry *e;
+	bool level;
 
 	if (hists__has_key(h, SORT_SRCLINE))
 		k.srcline = frame_srcline(h, &frames[0]);
@@ -496,12 +499,10 @@ void hists__add_sample_cut(struct hists *h, const char *comm, int32_t pid, int32
 		chain_add(h, e, chain, cn, !h->callee_order, period);
 	if (!h->children)
 		return;
-	/*
-	 * perf 6.1 makes a sample's caller entries from the root down (in
-	 * either graph order); rows of equal share keep that order.
-	 */
-	for (size_t i = n - 1; i >= first; i--)
-		caller_entry(h, &k, tid, frames, i);
+	/* the entries are made in the order perf 6.1 walks the chain */
+	level = frames[0].kernel;
+	for (size_t step = first; step < n; step++)
+		caller_entry(h, &k, tid, frames, h->callee_order ? step : n - 1 - (step - first), &level);
 	/*
 	 * Every entry gets a sample's period once, however many of its frames
 	 * fall into it; the chain it gets starts at the first of them in the
@@ -509,7 +510,7 @@ void hists__add_sample_cut(struct hists *h, const char *comm, int32_t pid, int32
 	 */
 	for (size_t step = first; step < n; step++) {
 		size_t i = h->callee_order ? step : n - 1 - (step - first);
-		struct hist_entry *c = caller_entry(h, &k, tid, frames, i);
+		struct hist_entry *c = caller_entry(h, &k, tid, frames, i, &level);
 
 		if (c->last_sample == h->nr_samples)
 			continue;
