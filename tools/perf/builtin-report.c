@@ -24,13 +24,16 @@ struct report {
 	bool callchains;
 	bool graph_asked;           /* -g given (not none) */
 	struct callchain_param cc;
-	int max_stack;
+	int max_stack;              /* -1: all frames */
 	struct hist_filter filter;
 	struct dsos *dsos;
 	int children_set;           /* -1: not given */
 	bool mode_decided;
 	bool pipe;                  /* the attrs come with the data */
 	struct perf_session *session;
+	const char *fields;         /* -F */
+	bool show_nr_samples;
+	struct hist_fields hf;
 	struct callchain_resolver resolver;
 	struct hist_frame frames[MAX_FRAMES];
 };
@@ -48,19 +51,27 @@ static int report__ensure_hists(struct report *rep, size_t n)
 				has_chain = true;
 		rep->callchains = rep->callchains && has_chain;
 		/* like perf: with call chains in the data, --children is the default
-		 * (from a pipe, perf 6.1 decides before it sees them: -g none turns it off) */
-		if (rep->pipe && !rep->callchains)
+		 * (from a pipe, perf 6.1 decides before it sees any: never) */
+		if (rep->pipe)
 			has_chain = false;
 		rep->children = rep->children_set >= 0 ? rep->children_set == 1 && has_chain : has_chain;
-		/* the graph starts at the root in children mode, at the sample without */
+		/* the graph starts at the root in children mode, at the sample without
+		 * (from a pipe: where it would have been in children mode) */
 		if (!rep->cc.order_set)
-			rep->cc.caller_order = rep->children;
+			rep->cc.caller_order = rep->pipe ? rep->children_set != 0 : rep->children;
 		rep->mode_decided = true;
+		if (rep->fields && hist_fields__setup(&rep->hf, rep->fields, rep->sort_keys, rep->children,
+						      rep->show_nr_samples) < 0)
+			return -1;
 	}
 	rep->hists = xrealloc(rep->hists, n * sizeof(*rep->hists));
 	for (size_t i = rep->nr_hists; i < n; i++) {
-		if (hists__init(&rep->hists[i], rep->sort_keys ? rep->sort_keys : "comm,dso,sym", rep->dsos) < 0)
+		const char *keys = rep->fields ? rep->hf.keys : rep->sort_keys ? rep->sort_keys : "comm,dso,sym";
+
+		if (hists__init(&rep->hists[i], keys, rep->dsos) < 0)
 			return -1;
+		memcpy(rep->hists[i].sort_items, rep->hf.sort_items, sizeof(rep->hf.sort_items));
+		rep->hists[i].nr_sort_items = rep->hf.nr_sort_items;
 		rep->hists[i].children = rep->children;
 		rep->hists[i].callchains = rep->callchains;
 		rep->hists[i].callee_order = !rep->cc.caller_order;
@@ -75,7 +86,7 @@ static int report__sample(struct perf_tool *tool, struct perf_session *s, union 
 	struct report *rep = (struct report *)tool;
 	struct hists *h;
 	struct thread *thread;
-	size_t n, max = MAX_FRAMES;
+	size_t n, max = MAX_FRAMES, skip = 0;
 
 	(void)ev;
 	if (report__ensure_hists(rep, s->nr_evsels) < 0)
@@ -83,17 +94,23 @@ static int report__sample(struct perf_tool *tool, struct perf_session *s, union 
 	h = &rep->hists[evsel->idx];
 	if (!h->callchains && !h->children)
 		max = 1;
-	/* --max-stack counts the sampled function too */
-	else if (rep->max_stack > 0 && rep->max_stack < MAX_FRAMES)
+	/* --max-stack counts the sampled function too, from the end the graph starts at */
+	else if (rep->max_stack > 0 && rep->max_stack < MAX_FRAMES && h->callee_order)
 		max = rep->max_stack;
+	else if (rep->max_stack == 0)
+		max = 1;
 	n = callchain_resolver__frames(&rep->resolver, sample, rep->frames, max, &thread);
+	if (rep->max_stack == 0)
+		skip = n;     /* no chain at all: only the sampled function counts */
+	else if (max > 1 && !h->callee_order && rep->max_stack > 0 && n > (size_t)rep->max_stack)
+		skip = n - rep->max_stack;
 	if (!hist_filter__match(&rep->filter, thread ? thread->comm : "", sample->pid, sample->tid,
 				&rep->frames[0])) {
 		h->nr_filtered_period += sample->period;
 		return 0;
 	}
-	hists__add_sample(h, thread ? thread->comm : "", thread ? thread->pid : (int32_t)sample->pid,
-			  sample->tid, sample->cpu, rep->frames, n, sample->period);
+	hists__add_sample_cut(h, thread ? thread->comm : "", thread ? thread->pid : (int32_t)sample->pid,
+			      sample->tid, sample->cpu, rep->frames, n, skip, sample->period);
 	return 0;
 }
 
@@ -189,7 +206,7 @@ static const char *const report_usage[] = {
 
 int cmd_report(int argc, const char **argv)
 {
-	struct report rep = { .sort_keys = NULL, .callchains = true, .children_set = -1 };
+	struct report rep = { .sort_keys = NULL, .callchains = true, .children_set = -1, .max_stack = -1 };
 	const char *input = NULL, *pct_limit = NULL, *percentage = NULL;
 	const char *comms = NULL, *dsos = NULL, *syms = NULL, *pids = NULL, *tids = NULL;
 	bool stdio = false, tui = false, children = false, no_children = false, inl = false;
@@ -201,6 +218,8 @@ int cmd_report(int argc, const char **argv)
 		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
 		OPT_BOOLEAN('q', "quiet", &quiet, "do not show any warnings or messages"),
 		OPT_BOOLEAN('n', "show-nr-samples", &out.show_nr_samples, "Show a column with the number of samples"),
+		OPT_STRING('F', "fields", &rep.fields, "key[,keys...]",
+			   "output fields: overhead, overhead_children, sample, period and the --sort keys (+key: added to the default ones)"),
 		OPT_STRING('s', "sort", &rep.sort_keys, "key[,key2...]",
 			   "sort by key(s): comm, pid, tid, dso, sym, srcline, cpu (default comm,dso,sym)"),
 		OPT_STRING(0, "percent-limit", &pct_limit, "percent", "Don't show entries under that percent"),
@@ -222,8 +241,9 @@ int cmd_report(int argc, const char **argv)
 		OPT_INTEGER(0, "max-stack", &rep.max_stack, "frames of a call chain used, from the sample"),
 		OPT_BOOLEAN(0, "inline", &inl, "Show inlined callers in call graphs (off by default: perf 6.1 shows none in its default output)"),
 		OPT_BOOLEAN(0, "stats", &stats, "Display event stats only"),
-		OPT_BOOLEAN(0, "header", &header, "Show data header (accepted)"),
-		OPT_BOOLEAN(0, "header-only", &header_only, "Show only data header (not supported yet)"),
+		OPT_BOOLEAN(0, "hierarchy", &out.hierarchy, "Show entries in a hierarchy (one level per sort key; no call graphs yet)"),
+		OPT_BOOLEAN(0, "header", &header, "Show data header (not supported yet: a warning, then the report)"),
+		OPT_BOOLEAN(0, "header-only", &header_only, "Show only data header (not supported yet: an error)"),
 		OPT_DEBUGINFOD(&dbgd),
 		OPT_END()
 	};
@@ -236,9 +256,12 @@ int cmd_report(int argc, const char **argv)
 		usage_with_options_msg(report_usage, options, "unexpected argument '%s'", argv[0]);
 	if (children)
 		rep.children_set = 1;
-	if (no_children)
+	/* like perf 6.1: a hierarchy of self shares */
+	if (no_children || out.hierarchy)
 		rep.children_set = 0;
 	out.quiet = quiet;
+	rep.show_nr_samples = out.show_nr_samples;
+	out.hide_first_sym = rep.sort_keys && !strncmp(rep.sort_keys, "sym", 3);
 	if (pct_limit) {
 		char *end;
 
@@ -252,6 +275,13 @@ int cmd_report(int argc, const char **argv)
 		pr_err("Error: --percentage is relative or absolute, not '%s'\n", percentage);
 		return 129;
 	}
+	/* never silent: the header dump is not written yet */
+	if (header_only) {
+		pr_err("Error: --header-only is not supported yet\n");
+		return 1;
+	}
+	if (header)
+		pr_warning("Warning: --header: the header dump is not supported yet, only the report follows\n");
 	if (hist_filter__init(&rep.filter, comms, dsos, syms, pids, tids) < 0)
 		return 129;
 	if (!input)
@@ -274,8 +304,14 @@ int cmd_report(int argc, const char **argv)
 		pr_err("Error:\nSelected -g but the data has no call chains: record with -g or --call-graph.\n");
 		ret = 1;
 	}
+	if (!ret && out.hierarchy && (rep.callchains || rep.fields)) {
+		pr_err("Error: --hierarchy with call graphs or -F is not supported yet (add -g none, or drop -F)\n");
+		ret = 1;
+	}
 	if (!ret && perf_session__process_events(s, &rep.tool) < 0)
 		ret = 1;
+	memcpy(out.cols, rep.hf.cols, sizeof(out.cols));
+	out.nr_cols = rep.hf.nr_cols;
 	if (!ret && stats)
 		print_stats(s);
 	else if (!ret) {

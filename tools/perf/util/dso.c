@@ -175,7 +175,7 @@ struct dso *dsos__findnew(struct dsos *d, const char *name)
 	k = name_hash(name) & (d->nbuckets - 1);
 	dso->hash_next = d->buckets[k];
 	d->buckets[k] = dso;
-	d->nr++;
+	dso->seq = d->nr++;
 	return dso;
 }
 

@@ -57,6 +57,7 @@ struct dso {
 	size_t nr_privs, privs_cap;
 	struct dso *hash_next;
 	struct dsos *owner;           /* for lazy loading from dso__find_symbol */
+	size_t seq;                   /* creation order: report breaks ties of call-graph branches by it, as perf 6.1 */
 };
 
 /* All DSOs of a session, by long_name. */

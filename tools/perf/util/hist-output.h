@@ -16,6 +16,10 @@ struct hist_output {
 	double percent_limit;               /* rows under it are left out */
 	bool show_nr_samples;               /* -n: a Samples column */
 	bool quiet;                         /* rows only, no `#` lines */
+	bool hide_first_sym;                /* --sort sym...: a lone chain's first frame is the row's */
+	int cols[MAX_FIELDS + MAX_SORT_KEYS]; /* report -F: the columns in order (keys and enum hist_field) */
+	int nr_cols;                        /* 0: perf's default columns */
+	bool hierarchy;                     /* --hierarchy: one level per key (no graphs) */
 	unsigned hide_key;                  /* 1 << sort_key: columns a one-value filter made constant */
 };
 

@@ -56,6 +56,102 @@ static const char *intern(struct strset *set, const char *s)
 	return set->slots[i];
 }
 
+int hist_field__parse(const char *name)
+{
+	static const char *const fields[HF_NR - HF_CHILDREN] = {
+		"overhead_children", "overhead", "sample", "period",
+	};
+
+	for (int k = 0; k < SORT_NR_KEYS; k++)
+		if (!strcmp(name, key_names[k]))
+			return k;
+	for (int f = 0; f < HF_NR - HF_CHILDREN; f++)
+		if (!strcmp(name, fields[f]))
+			return HF_CHILDREN + f;
+	return -1;
+}
+
+static bool has_item(const int *v, int n, int x)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+/* "a,b,c" -> items; -1 on an unknown name, with perf's message */
+static int parse_items(const char *list, int *v, int max, const char *what)
+{
+	char *copy = xstrdup(list), *tok, *save = NULL;
+	int n = 0, ret = 0;
+
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int x = hist_field__parse(tok);
+
+		if (x < 0 || (x >= SORT_NR_KEYS && !strcmp(what, "--sort"))) {
+			pr_err("Error:\nUnknown %s key: `%s'\n", what, tok);
+			ret = -1;
+			break;
+		}
+		if (n < max && !has_item(v, n, x))
+			v[n++] = x;
+	}
+	free(copy);
+	return ret < 0 ? ret : n;
+}
+
+int hist_fields__setup(struct hist_fields *hf, const char *fields, const char *sort, bool children,
+		       bool nr_samples)
+{
+	int f[MAX_FIELDS + MAX_SORT_KEYS], s[MAX_SORT_KEYS];
+	int nf, ns, nk = 0;
+	bool plus = fields[0] == '+';
+	char *p;
+
+	memset(hf, 0, sizeof(*hf));
+	nf = parse_items(fields + plus, f, MAX_FIELDS, "--fields");
+	ns = parse_items(sort ? sort : "comm,dso,sym", s, MAX_SORT_KEYS, "--sort");
+	if (nf < 0 || ns < 0)
+		return -1;
+	if (plus) {
+		/* the default columns, the ones added, then the keys */
+		if (children)
+			hf->cols[hf->nr_cols++] = HF_CHILDREN;
+		hf->cols[hf->nr_cols++] = HF_SELF;
+		if (nr_samples)
+			hf->cols[hf->nr_cols++] = HF_SAMPLES;
+	} else if (!sort) {
+		/* only -F: its keys are the sort keys */
+		ns = 0;
+	}
+	for (int i = 0; i < nf; i++)
+		if (!has_item(hf->cols, hf->nr_cols, f[i]))
+			hf->cols[hf->nr_cols++] = f[i];
+	for (int i = 0; i < ns; i++)
+		if (!has_item(hf->cols, hf->nr_cols, s[i]))
+			hf->cols[hf->nr_cols++] = s[i];
+	/* rows are ordered by the sort keys, then by the other columns in their order */
+	if (!plus) {
+		for (int i = 0; i < ns; i++)
+			hf->sort_items[hf->nr_sort_items++] = s[i];
+		for (int i = 0; i < nf; i++)
+			if (!has_item(hf->sort_items, hf->nr_sort_items, f[i]))
+				hf->sort_items[hf->nr_sort_items++] = f[i];
+	}
+	/* the keys in the order their ties are broken in: --sort's, then -F's */
+	p = hf->keys;
+	for (int i = 0; i < ns; i++)
+		p += sprintf(p, "%s%s", nk++ ? "," : "", key_names[s[i]]);
+	for (int i = 0; i < nf; i++)
+		if (f[i] < SORT_NR_KEYS && !has_item(s, ns, f[i]))
+			p += sprintf(p, "%s%s", nk++ ? "," : "", key_names[f[i]]);
+	if (!nk) {
+		pr_err("Error: -F needs at least one of comm, pid, dso, sym, srcline, cpu\n");
+		return -1;
+	}
+	return 0;
+}
+
 int hists__init(struct hists *h, const char *keys, struct dsos *dsos)
 {
 	char *copy = xstrdup(keys), *tok, *save = NULL;
@@ -259,7 +355,7 @@ static const char *frame_srcline(struct hists *h, const struct hist_frame *f)
 	return intern(h->strings, s);
 }
 
-static struct hist_entry *findnew_entry(struct hists *h, const struct entry_key *k)
+static struct hist_entry *findnew_entry(struct hists *h, const struct entry_key *k, int32_t tid)
 {
 	uint64_t hv = key_hash(h, k);
 	size_t b = hv % h->nbuckets;
@@ -288,6 +384,7 @@ static struct hist_entry *findnew_entry(struct hists *h, const struct entry_key 
 	}
 	e = xzalloc(sizeof(*e));
 	e->seq = h->nr_entries;
+	e->tid = tid;
 	e->hash = hv;
 	e->comm = k->comm;
 	e->pid = k->pid;
@@ -314,9 +411,13 @@ static struct hist_frame caller_view(const struct hist_frame *f)
 	return c;
 }
 
-static void chain_add(struct hists *h, struct callchain_node *parent, const struct hist_frame *frames,
+static void chain_add(struct hists *h, struct hist_entry *e, const struct hist_frame *frames,
 		      size_t n, bool reverse, uint64_t period)
 {
+	struct callchain_node *parent = &e->chain_root;
+
+	if (n > e->max_depth)
+		e->max_depth = n;
 	parent->period += period;
 	parent->count++;
 	for (size_t i = 0; i < n; i++) {
@@ -348,33 +449,44 @@ static void chain_add(struct hists *h, struct callchain_node *parent, const stru
 }
 
 /* the entry frames[i] counts in as a caller of the sample keyed k */
-static struct hist_entry *caller_entry(struct hists *h, const struct entry_key *k,
-				       const struct hist_frame *frames, size_t i)
+static struct hist_entry *caller_entry(struct hists *h, const struct entry_key *k, int32_t tid,
+				       const struct hist_frame *frames, size_t i, bool *level)
 {
 	struct entry_key ck = *k;
 	struct hist_frame cf = caller_view(&frames[i]);
 
 	/* perf's quirk, kept for identical rows: a caller outside every map
-	 * takes the [k]/[.] level of the sampled address */
+	 * takes the [k]/[.] level of the frame perf looked at before it (the
+	 * sampled address first, then the chain in the graph's order) */
 	if (!cf.dso)
-		cf.kernel = frames[0].kernel;
+		cf.kernel = *level;
+	*level = cf.kernel;
 	ck.frame = &cf;
 	if (hists__has_key(h, SORT_SRCLINE))
 		ck.srcline = frame_srcline(h, &frames[i]);
-	return findnew_entry(h, &ck);
+	return findnew_entry(h, &ck, tid);
 }
 
 void hists__add_sample(struct hists *h, const char *comm, int32_t pid, int32_t tid, int32_t cpu,
 		       const struct hist_frame *frames, size_t n, uint64_t period)
 {
+	hists__add_sample_cut(h, comm, pid, tid, cpu, frames, n, 0, period);
+}
+
+void hists__add_sample_cut(struct hists *h, const char *comm, int32_t pid, int32_t tid, int32_t cpu,
+			   const struct hist_frame *frames, size_t n, size_t skip, uint64_t period)
+{
 	/* perf's "pid" key is the thread: Pid:Command shows the tid */
 	struct entry_key k = { intern(h->strings, comm ? comm : ""), tid > 0 ? tid : pid, cpu,
 			       &frames[0], NULL };
+	const struct hist_frame *chain = frames + skip;
+	size_t first = skip ? skip : 1, cn = n - skip;
 	struct hist_entry *e;
+	bool level;
 
 	if (hists__has_key(h, SORT_SRCLINE))
 		k.srcline = frame_srcline(h, &frames[0]);
-	e = findnew_entry(h, &k);
+	e = findnew_entry(h, &k, tid);
 	e->period += period;
 	e->nr_samples++;
 	h->total_period += period;
@@ -384,23 +496,21 @@ void hists__add_sample(struct hists *h, const char *comm, int32_t pid, int32_t t
 	e->period_children += period;
 	/* the entry's own chains: the whole of it, from the sampled function */
 	if (h->callchains)
-		chain_add(h, &e->chain_root, frames, n, !h->callee_order, period);
+		chain_add(h, e, chain, cn, !h->callee_order, period);
 	if (!h->children)
 		return;
-	/*
-	 * perf 6.1 makes a sample's caller entries from the root down (in
-	 * either graph order); rows of equal share keep that order.
-	 */
-	for (size_t i = n - 1; i >= 1; i--)
-		caller_entry(h, &k, frames, i);
+	/* the entries are made in the order perf 6.1 walks the chain */
+	level = frames[0].kernel;
+	for (size_t step = first; step < n; step++)
+		caller_entry(h, &k, tid, frames, h->callee_order ? step : n - 1 - (step - first), &level);
 	/*
 	 * Every entry gets a sample's period once, however many of its frames
 	 * fall into it; the chain it gets starts at the first of them in the
 	 * order the graph is shown (the outermost in caller order), as in perf.
 	 */
-	for (size_t step = 1; step < n; step++) {
-		size_t i = h->callee_order ? step : n - step;
-		struct hist_entry *c = caller_entry(h, &k, frames, i);
+	for (size_t step = first; step < n; step++) {
+		size_t i = h->callee_order ? step : n - 1 - (step - first);
+		struct hist_entry *c = caller_entry(h, &k, tid, frames, i, &level);
 
 		if (c->last_sample == h->nr_samples)
 			continue;
@@ -408,11 +518,12 @@ void hists__add_sample(struct hists *h, const char *comm, int32_t pid, int32_t t
 		c->period_children += period;
 		if (!h->callchains)
 			continue;
-		/* a caller's chains start at the caller: down to the sample, or up to the root */
+		/* a caller's chains start at the caller: down to the sample (or the
+		 * cut), or up to the root */
 		if (h->callee_order)
-			chain_add(h, &c->chain_root, frames + i, n - i, false, period);
+			chain_add(h, c, frames + i, n - i, false, period);
 		else
-			chain_add(h, &c->chain_root, frames, i + 1, true, period);
+			chain_add(h, c, chain, i - skip + 1, true, period);
 	}
 }
 
@@ -440,6 +551,85 @@ static int cmp_str(const char *a, const char *b)
 	return strcmp(a ? a : "", b ? b : "");
 }
 
+/* raw addresses after names, like a missing DSO after a named one */
+static int cmp_null(const void *a, const void *b)
+{
+	return !a && !b ? 0 : !a ? 1 : -1;
+}
+
+/*
+ * The keys as perf 6.1 orders its output by them: names ascending. With
+ * `collapse`, the order perf keeps its entries in before (symbols by their
+ * start address, unresolved ones by address): what is left of a tie comes
+ * out in that order.
+ */
+static int cmp_key(enum sort_key k, const struct hist_entry *a, const struct hist_entry *b, bool collapse)
+{
+	const struct hist_frame *fa = &a->frame, *fb = &b->frame;
+
+	switch (k) {
+	case SORT_COMM:
+		return cmp_str(a->comm, b->comm);
+	case SORT_PID:
+		return a->pid < b->pid ? -1 : a->pid > b->pid;
+	case SORT_DSO:
+		if (!fa->dso || !fb->dso)
+			return cmp_null(fa->dso, fb->dso);
+		return strcmp(fa->dso->short_name, fb->dso->short_name);
+	case SORT_SYM:
+		if (!fa->sym && !fb->sym)
+			return fa->addr < fb->addr ? -1 : fa->addr > fb->addr;
+		if (!fa->sym || !fb->sym)
+			return cmp_null(fa->sym, fb->sym);
+		if (!collapse)
+			return strcmp(fa->sym->name, fb->sym->name);
+		return fa->sym->start < fb->sym->start ? -1 : fa->sym->start > fb->sym->start;
+	case SORT_SRCLINE:
+		return cmp_str(a->srcline, b->srcline);
+	case SORT_CPU:
+		return a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
+	default:
+		return 0;
+	}
+}
+
+int hist_entry__cmp_key(enum sort_key k, const struct hist_entry *a, const struct hist_entry *b)
+{
+	int r = cmp_key(k, a, b, false);
+
+	return r ? r : cmp_key(k, a, b, true);
+}
+
+static int cmp_desc(uint64_t a, uint64_t b)
+{
+	return a > b ? -1 : a < b;
+}
+
+/* -F: the items in their order; the children share only in children mode */
+static int cmp_items(const struct hists *h, const struct hist_entry *a, const struct hist_entry *b)
+{
+	int r = 0;
+
+	for (int i = 0; i < h->nr_sort_items && !r; i++) {
+		switch (h->sort_items[i]) {
+		case HF_CHILDREN:
+			r = h->children ? cmp_desc(a->period_children, b->period_children) : 0;
+			break;
+		case HF_SELF:
+		case HF_PERIOD:
+			r = cmp_desc(a->period, b->period);
+			break;
+		case HF_SAMPLES:
+			r = cmp_desc(a->nr_samples, b->nr_samples);
+			break;
+		default:
+			r = cmp_key(h->sort_items[i], a, b, false);
+			break;
+		}
+	}
+	return r;
+}
+
 static int cmp_entries(const void *pa, const void *pb)
 {
 	const struct hist_entry *a = *(const struct hist_entry *const *)pa;
@@ -449,42 +639,31 @@ static int cmp_entries(const void *pa, const void *pb)
 	uint64_t vb = h->children ? b->period_children : b->period;
 	int r = 0;
 
+	if (h->nr_sort_items)
+		r = cmp_items(h, a, b);
+	if (r || h->nr_sort_items)
+		goto ties;
 	if (va != vb)
 		return va > vb ? -1 : 1;
-	/* children mode: then self, then the order perf 6.1 made them (see hists__add_sample) */
-	if (h->children && a->period != b->period)
-		return a->period > b->period ? -1 : 1;
-	if (h->children)
-		return a->seq < b->seq ? -1 : a->seq > b->seq;
-	for (int i = 0; i < h->nr_keys && !r; i++) {
-		switch (h->keys[i]) {
-		case SORT_COMM:
-			r = cmp_str(a->comm, b->comm);
-			break;
-		case SORT_PID:
-			r = a->pid < b->pid ? -1 : a->pid > b->pid;
-			break;
-		case SORT_DSO:
-			r = cmp_str(hist_frame__dso_name(&a->frame), hist_frame__dso_name(&b->frame));
-			break;
-		case SORT_SYM:
-			if (a->frame.sym && b->frame.sym)
-				r = strcmp(a->frame.sym->name, b->frame.sym->name);
-			else if (!a->frame.sym && !b->frame.sym)
-				r = a->frame.addr < b->frame.addr ? -1 : a->frame.addr > b->frame.addr;
-			else
-				r = a->frame.sym ? -1 : 1;   /* raw addresses after names */
-			break;
-		case SORT_SRCLINE:
-			r = cmp_str(a->srcline, b->srcline);
-			break;
-		case SORT_CPU:
-			r = a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
-			break;
-		default:
-			break;
-		}
+	/*
+	 * perf 6.1 in children mode: of a thread's entries with the same
+	 * total, the caller first, i.e. the one with the longer chains in
+	 * caller order, the shorter in callee order (chains only when shown)
+	 */
+	if (h->children && h->callchains && a->tid == b->tid && a->max_depth != b->max_depth) {
+		bool a_first = h->callee_order ? a->max_depth < b->max_depth : a->max_depth > b->max_depth;
+
+		return a_first ? -1 : 1;
 	}
+	if (a->period != b->period)
+		return a->period > b->period ? -1 : 1;
+	for (int i = 0; i < h->nr_keys && !r; i++)
+		r = cmp_key(h->keys[i], a, b, false);
+ties:
+	for (int i = 0; i < h->nr_keys && !r; i++)
+		r = cmp_key(h->keys[i], a, b, true);
+	if (!r)
+		r = a->seq < b->seq ? -1 : a->seq > b->seq;
 	return r;
 }
 

@@ -23,6 +23,37 @@ enum sort_key {
 
 #define MAX_SORT_KEYS 8
 
+/* report -F: the columns besides the keys (numbered after them) */
+enum hist_field {
+	HF_CHILDREN = SORT_NR_KEYS,   /* overhead_children */
+	HF_SELF,                      /* overhead */
+	HF_SAMPLES,                   /* sample */
+	HF_PERIOD,                    /* period */
+	HF_NR,
+};
+
+#define MAX_FIELDS 16
+
+/* a key or field name of --sort / -F; -1 if unknown */
+int hist_field__parse(const char *name);
+
+/* what report -F asks for: columns, row order and the keys entries are made by */
+struct hist_fields {
+	int cols[MAX_FIELDS + MAX_SORT_KEYS];
+	int nr_cols;
+	int sort_items[MAX_FIELDS + MAX_SORT_KEYS];
+	int nr_sort_items;          /* 0: the default order */
+	char keys[128];             /* for hists__init */
+};
+
+/*
+ * fields: -F's list ("+a,b" adds to the default columns), sort: --sort or
+ * NULL. As perf 6.1: without --sort the keys among the fields are the sort
+ * keys; with it, its keys not among the fields are shown after them.
+ */
+int hist_fields__setup(struct hist_fields *hf, const char *fields, const char *sort, bool children,
+		       bool nr_samples);
+
 /* one resolved frame: what an address is, for display and for grouping */
 struct hist_frame {
 	struct dso *dso;
@@ -55,6 +86,8 @@ struct hist_entry {
 	uint64_t hash;
 	uint64_t last_sample;     /* hists.nr_samples when a sample last counted here */
 	uint64_t seq;             /* creation order */
+	int32_t tid;              /* of the sample that made it */
+	uint32_t max_depth;       /* frames of its longest chain (children-mode ties) */
 };
 
 struct hists {
@@ -70,6 +103,9 @@ struct hists {
 	struct dsos *dsos;        /* for srclines */
 	void *strings;            /* interned comm / srcline strings */
 	void *node_arena;         /* call-graph nodes, freed all at once */
+	/* report -F: what rows are ordered by (keys and fields); none: the default */
+	int sort_items[MAX_FIELDS + MAX_SORT_KEYS];
+	int nr_sort_items;
 };
 
 /* keys: comma-separated ("comm,dso,sym"); -1 with a message on an unknown key */
@@ -82,6 +118,12 @@ void hists__exit(struct hists *h);
  */
 void hists__add_sample(struct hists *h, const char *comm, int32_t pid, int32_t tid, int32_t cpu,
 		       const struct hist_frame *frames, size_t n, uint64_t period);
+/*
+ * The same, but the chain is frames[skip..n-1] only: with --max-stack in
+ * caller order perf keeps the outermost frames, not the sampled one's.
+ */
+void hists__add_sample_cut(struct hists *h, const char *comm, int32_t pid, int32_t tid, int32_t cpu,
+			   const struct hist_frame *frames, size_t n, size_t skip, uint64_t period);
 
 /*
  * Which samples count (report --comms, --dsos, --symbols, --pid, --tid):
@@ -109,5 +151,8 @@ const char *hist_frame__sym_name(const struct hist_frame *f, char *buf, size_t s
 const char *hist_frame__dso_name(const struct hist_frame *f);
 
 bool hists__has_key(const struct hists *h, enum sort_key k);
+
+/* entries by one key, as perf 6.1 orders them (name, then address) */
+int hist_entry__cmp_key(enum sort_key k, const struct hist_entry *a, const struct hist_entry *b);
 
 #endif

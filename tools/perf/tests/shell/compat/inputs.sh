@@ -37,3 +37,6 @@ input_tp() {
 
 # system-wide, with chains: kernel symbols, many comms and DSOs
 input_sys() { cm_ref_record sys.data -a -g -e cpu-clock -F 499 -- "$CM_MIX" 0.3; }
+
+# zstd-compressed (perf record -z: PERF_RECORD_COMPRESSED), with chains
+input_gz() { cm_ref_record gz.data -z -g -e cpu-clock -- "$CM_MIX" 0.3; }
