@@ -312,7 +312,7 @@ static struct hist_entry *findnew_entry(struct hists *h, const struct entry_key 
 	for (e = h->buckets[b]; e; e = e->hash_next)
 		if (e->hash == hv && key_match(h, e, k))
 			return e;
-	if (h->nr_entries > h->nbuckets * 2) {
+	if (h->nr_entries * 2 > h->nbuckets) {   /* at most half full: a miss walks few entries */
 		size_t nb = h->nbuckets * 4;
 		struct hist_entry **nbk = xzalloc(nb * sizeof(*nbk));
 
@@ -365,7 +365,7 @@ static struct hist_frame caller_view(const struct hist_frame *f)
  * addresses) has all of them in the hists' kid index too, so a cold child is
  * found without walking a long list; the nodes themselves stay small.
  */
-#define KID_SCAN_MAX 8
+#define KID_SCAN_MAX 4
 
 static bool chain_frame_same(const struct chain_frame *a, const struct chain_frame *b)
 {
@@ -638,7 +638,8 @@ static int cmp_entries(const void *pa, const void *pb)
 			break;
 		}
 	}
-	return r;
+	/* equal under the keys (two functions of one name): first made first, not hash order */
+	return r ? r : (a->seq < b->seq ? -1 : a->seq > b->seq);
 }
 
 struct hist_entry **hists__sorted(struct hists *h, size_t *nr)
