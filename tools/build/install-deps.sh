@@ -5,7 +5,7 @@
 set -u
 pkgs="libelf-dev libdw-dev zlib1g-dev elfutils binutils systemtap-sdt-dev
       openjdk-17-jdk-headless libtraceevent-dev clang libclang-rt-14-dev llvm python3 procps bc strace
-      libzstd-dev libdebuginfod-dev debuginfod chromium bpftrace nodejs bzip2 zstd"
+      libzstd-dev libdebuginfod-dev debuginfod chromium bpftrace nodejs bzip2 zstd time"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' \

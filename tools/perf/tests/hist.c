@@ -11,6 +11,7 @@
 #include "tests.h"
 #include "util/hist.h"
 #include "util/hist-output.h"
+#include "util/util.h"
 
 static struct symbol *mksym(const char *name, uint64_t start)
 {
@@ -168,3 +169,69 @@ static int test_hist_graph(void)
 	return ret;
 }
 DEFINE_SUITE("hist: call graphs root to leaf with perf 6.1's separators and branches", test_hist_graph);
+
+/*
+ * A node with many children (past the few walked before the kid index takes
+ * over): each child is found again, not made twice, and the children stay in
+ * most-recently-used order, the order equal branches are printed in.
+ */
+static int test_hist_many_children(void)
+{
+	struct dso dso = { .long_name = (char *)"/bin/app", .short_name = (char *)"app" };
+	struct symbol *leaf = mksym("leaf", 0x1000);
+	/* callers without symbols: one child each, keyed by address */
+	struct hist_frame f[2] = { { .dso = &dso, .sym = leaf, .addr = 0x1010, .ip = 0x1010 },
+				   { .dso = NULL, .ip = 0 } };
+	const uint64_t order[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 3, 0, 11, 7, 3 };
+	uint64_t want_period[12] = { 0 };
+	struct hists h;
+	struct hist_entry **v;
+	struct callchain_node *c;
+	size_t nr, n = 0;
+	int ret = TEST_FAIL;
+
+	TEST_ASSERT_EQUAL("init", hists__init(&h, "sym", NULL), 0);
+	h.callchains = true;
+	h.callee_order = true;
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
+		f[1].ip = f[1].addr = 0x5000 + 0x10 * order[i];
+		hists__add_sample(&h, "app", 1, 1, 0, f, 2, 10 + i);
+		want_period[order[i]] += 10 + i;
+	}
+	v = hists__sorted(&h, &nr);
+	if (nr != 1) {
+		fprintf(stderr, "FAILED: %zu entries\n", nr);
+		goto out;
+	}
+	/* callee order: leaf, then one child per caller address under it */
+	c = v[0]->chain_root.children;
+	if (!c || c->next || c->frame.sym != leaf) {
+		fprintf(stderr, "FAILED: the sampled function is not the only root\n");
+		goto out;
+	}
+	/* most recent first: 3, 7, 11, 0, then the others from the newest */
+	{
+		const uint64_t want_order[] = { 3, 7, 11, 0, 10, 9, 8, 6, 5, 4, 2, 1 };
+
+		for (c = c->children; c; c = c->next, n++) {
+			uint64_t k = (c->frame.addr - 0x5000) / 0x10;
+
+			if (n >= ARRAY_SIZE(want_order) || k != want_order[n] || c->period != want_period[k]) {
+				fprintf(stderr, "FAILED child %zu: caller %llu period %llu\n", n,
+					(unsigned long long)k, (unsigned long long)c->period);
+				goto out;
+			}
+		}
+	}
+	if (n != 12)
+		fprintf(stderr, "FAILED: %zu children, want 12\n", n);
+	else
+		ret = TEST_OK;
+out:
+	free(v);
+	hists__exit(&h);
+	free(leaf);
+	return ret;
+}
+DEFINE_SUITE("hist: a call-graph node with many children finds each again, most recent first",
+	     test_hist_many_children);

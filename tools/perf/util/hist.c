@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "debug.h"
 #include "hist.h"
 #include "util.h"
@@ -189,19 +190,44 @@ int hists__init(struct hists *h, const char *keys, struct dsos *dsos)
 	return 0;
 }
 
-/* Call-graph nodes come from big blocks: millions of them, never freed one by one. */
+/* the children of nodes with many of them, by (parent, frame) (see chain_add) */
+struct kid_slot {
+	struct callchain_node *parent, *node;
+};
+
+struct kid_index {
+	size_t cap, nr;           /* cap: a power of two, at most half full */
+	struct kid_slot *slots;
+};
+
+/*
+ * Call-graph nodes come from big blocks: millions of them, never freed one by
+ * one. A block is one transparent huge page where the kernel allows it: a
+ * report with unique deep chains spends most of its time faulting in fresh
+ * 4 KiB pages otherwise.
+ */
+#define NODE_BLOCK_SIZE (2u << 20)
+
 struct node_block {
 	struct node_block *prev;
 	size_t used;
-	struct callchain_node nodes[4096];
+	struct callchain_node nodes[];
 };
+
+#define NODES_PER_BLOCK ((NODE_BLOCK_SIZE - sizeof(struct node_block)) / sizeof(struct callchain_node))
 
 static struct callchain_node *node_new(struct hists *h)
 {
 	struct node_block *b = h->node_arena;
 
-	if (!b || b->used == ARRAY_SIZE(b->nodes)) {
-		struct node_block *nb = xmalloc(sizeof(*nb));
+	if (!b || b->used == NODES_PER_BLOCK) {
+		void *mem;
+
+		if (posix_memalign(&mem, NODE_BLOCK_SIZE, NODE_BLOCK_SIZE))
+			mem = xmalloc(NODE_BLOCK_SIZE);   /* says out of memory */
+		/* only a hint: without it the block is ordinary pages */
+		madvise(mem, NODE_BLOCK_SIZE, MADV_HUGEPAGE);
+		struct node_block *nb = mem;
 
 		nb->prev = b;
 		nb->used = 0;
@@ -224,6 +250,9 @@ void hists__exit(struct hists *h)
 		}
 	}
 	free(h->buckets);
+	if (h->kids)
+		free(h->kids->slots);
+	free(h->kids);
 	for (struct node_block *b = h->node_arena, *p; b; b = p) {
 		p = b->prev;
 		free(b);
@@ -244,13 +273,26 @@ bool hists__has_key(const struct hists *h, enum sort_key k)
 	return false;
 }
 
-static bool frame_same(const struct hist_frame *a, const struct hist_frame *b)
+static uint64_t mix64(uint64_t v)
 {
-	if (a->dso != b->dso || a->kernel != b->kernel)
-		return false;
-	if (a->sym || b->sym)
-		return a->sym == b->sym;
-	return a->addr == b->addr;
+	v ^= v >> 33;
+	v *= 0xff51afd7ed558ccdull;
+	v ^= v >> 33;
+	v *= 0xc4ceb9fe1a85ec53ull;
+	v ^= v >> 33;
+	return v;
+}
+
+/* a DSO's name hash, remembered by pointer: its name is hashed once, not per frame */
+static uint64_t dso_name_hash(struct hists *h, const struct dso *dso)
+{
+	size_t i = mix64((uintptr_t)dso) % ARRAY_SIZE(h->dso_seen);
+
+	if (h->dso_seen[i] != dso) {
+		h->dso_seen[i] = dso;
+		h->dso_hash[i] = str_hash(dso->short_name);
+	}
+	return h->dso_hash[i];
 }
 
 /* identity of a would-be entry under the selected keys */
@@ -261,7 +303,7 @@ struct entry_key {
 	const char *srcline;
 };
 
-static uint64_t key_hash(const struct hists *h, const struct entry_key *k)
+static uint64_t key_hash(struct hists *h, const struct entry_key *k)
 {
 	uint64_t v = 0;
 
@@ -274,7 +316,7 @@ static uint64_t key_hash(const struct hists *h, const struct entry_key *k)
 			v = v * 31 + (uint32_t)k->pid;
 			break;
 		case SORT_DSO:
-			v = v * 31 + (k->frame->dso ? str_hash(k->frame->dso->short_name) : 0);
+			v = v * 31 + (k->frame->dso ? dso_name_hash(h, k->frame->dso) : 0);
 			break;
 		case SORT_SYM:
 			v = v * 31 + (k->frame->sym ? (uintptr_t)k->frame->sym : k->frame->addr);
@@ -289,7 +331,8 @@ static uint64_t key_hash(const struct hists *h, const struct entry_key *k)
 			break;
 		}
 	}
-	return v * 0x9E3779B97F4A7C15ull;
+	/* mixed: pointers' low bits are all alike, and buckets are picked by them */
+	return mix64(v);
 }
 
 static bool key_match(const struct hists *h, const struct hist_entry *e, const struct entry_key *k)
@@ -358,13 +401,13 @@ static const char *frame_srcline(struct hists *h, const struct hist_frame *f)
 static struct hist_entry *findnew_entry(struct hists *h, const struct entry_key *k, int32_t tid)
 {
 	uint64_t hv = key_hash(h, k);
-	size_t b = hv % h->nbuckets;
+	size_t b = hv & (h->nbuckets - 1);   /* a power of two */
 	struct hist_entry *e;
 
 	for (e = h->buckets[b]; e; e = e->hash_next)
 		if (e->hash == hv && key_match(h, e, k))
 			return e;
-	if (h->nr_entries > h->nbuckets * 2) {
+	if (h->nr_entries * 2 > h->nbuckets) {   /* at most half full: a miss walks few entries */
 		size_t nb = h->nbuckets * 4;
 		struct hist_entry **nbk = xzalloc(nb * sizeof(*nbk));
 
@@ -373,14 +416,14 @@ static struct hist_entry *findnew_entry(struct hists *h, const struct entry_key 
 
 			for (; x; x = n) {
 				n = x->hash_next;
-				x->hash_next = nbk[x->hash % nb];
-				nbk[x->hash % nb] = x;
+				x->hash_next = nbk[x->hash & (nb - 1)];
+				nbk[x->hash & (nb - 1)] = x;
 			}
 		}
 		free(h->buckets);
 		h->buckets = nbk;
 		h->nbuckets = nb;
-		b = hv % nb;
+		b = hv & (nb - 1);
 	}
 	e = xzalloc(sizeof(*e));
 	e->seq = h->nr_entries;
@@ -411,6 +454,101 @@ static struct hist_frame caller_view(const struct hist_frame *f)
 	return c;
 }
 
+/*
+ * A node's children are a list, most recently used first (the order equal
+ * branches are shown in). Hot paths hit the first child. A node with more
+ * than KID_SCAN_MAX children (a root, or a caller of many unsymbolized
+ * addresses) has all of them in the hists' kid index too, so a cold child is
+ * found without walking a long list; the nodes themselves stay small.
+ */
+#define KID_SCAN_MAX 4
+
+static bool chain_frame_same(const struct chain_frame *a, const struct chain_frame *b)
+{
+	if (a->dso != b->dso || a->kernel != b->kernel)
+		return false;
+	if (a->sym || b->sym)
+		return a->sym == b->sym;
+	return a->addr == b->addr;
+}
+
+/* consistent with chain_frame_same: a symbol, or an address when neither has one */
+static uint64_t kid_hash(const struct callchain_node *parent, const struct chain_frame *f)
+{
+	return mix64((uintptr_t)parent * 31 + (uintptr_t)f->dso * 7 +
+		     (f->sym ? (uintptr_t)f->sym : f->addr) * 2 + f->kernel);
+}
+
+static void kid_index__put(struct kid_index *x, struct callchain_node *parent, struct callchain_node *c)
+{
+	size_t i = kid_hash(parent, &c->frame) & (x->cap - 1);
+
+	while (x->slots[i].node)
+		i = (i + 1) & (x->cap - 1);
+	x->slots[i].parent = parent;
+	x->slots[i].node = c;
+	x->nr++;
+}
+
+static void kid_index__add(struct hists *h, struct callchain_node *parent, struct callchain_node *c)
+{
+	struct kid_index *x = h->kids;
+
+	if (!x)
+		x = h->kids = xzalloc(sizeof(*x));
+	if ((x->nr + 1) * 2 > x->cap) {
+		struct kid_slot *old = x->slots;
+		size_t ocap = x->cap;
+
+		x->cap = ocap ? ocap * 2 : 1024;
+		x->slots = xzalloc(x->cap * sizeof(*x->slots));
+		x->nr = 0;
+		for (size_t i = 0; i < ocap; i++)
+			if (old[i].node)
+				kid_index__put(x, old[i].parent, old[i].node);
+		free(old);
+	}
+	kid_index__put(x, parent, c);
+}
+
+static struct callchain_node *kid_index__find(const struct kid_index *x, const struct callchain_node *parent,
+					      const struct chain_frame *f)
+{
+	for (size_t i = kid_hash(parent, f) & (x->cap - 1); x->slots[i].node; i = (i + 1) & (x->cap - 1))
+		if (x->slots[i].parent == parent && chain_frame_same(&x->slots[i].node->frame, f))
+			return x->slots[i].node;
+	return NULL;
+}
+
+/*
+ * The child of parent for frame f, or NULL; *nr: how many children parent
+ * has, KID_SCAN_MAX + 1 meaning more (and then they are in the kid index).
+ */
+static struct callchain_node *find_kid(struct hists *h, struct callchain_node *parent,
+				       const struct chain_frame *f, size_t *nr)
+{
+	struct callchain_node *c = parent->children;
+	size_t n = 0;
+
+	for (; c && n <= KID_SCAN_MAX; c = c->next, n++)
+		if (chain_frame_same(&c->frame, f))
+			return c;
+	*nr = n;
+	return c ? kid_index__find(h->kids, parent, f) : NULL;
+}
+
+/*
+ * perf keys and shows a frame without a symbol by its runtime address when it
+ * is a caller (a call-graph node or a --children entry); only the sampled
+ * address of a self entry is shown relative to its DSO.
+ */
+static struct chain_frame chain_view(const struct hist_frame *f)
+{
+	struct chain_frame c = { f->dso, f->sym, f->sym ? f->addr : f->ip, f->kernel, f->inlined };
+
+	return c;
+}
+
 static void chain_add(struct hists *h, struct hist_entry *e, const struct hist_frame *frames,
 		      size_t n, bool reverse, uint64_t period)
 {
@@ -421,24 +559,34 @@ static void chain_add(struct hists *h, struct hist_entry *e, const struct hist_f
 	parent->period += period;
 	parent->count++;
 	for (size_t i = 0; i < n; i++) {
-		const struct hist_frame cf = caller_view(&frames[reverse ? n - 1 - i : i]);
-		const struct hist_frame *f = &cf;
-		struct callchain_node *c;
+		const struct chain_frame cf = chain_view(&frames[reverse ? n - 1 - i : i]);
+		struct callchain_node *c = parent->children;
+		size_t nr = 0;
 
-		struct callchain_node **link = &parent->children;
-
-		for (c = parent->children; c; link = &c->next, c = c->next)
-			if (frame_same(&c->frame, f))
-				break;
+		if (!c || !chain_frame_same(&c->frame, &cf))
+			c = find_kid(h, parent, &cf, &nr);
 		if (!c) {
 			c = node_new(h);
-			c->frame = *f;
-			c->next = parent->children;
-			parent->children = c;
+			c->frame = cf;
+			if (nr > KID_SCAN_MAX) {
+				kid_index__add(h, parent, c);
+			} else if (nr == KID_SCAN_MAX) {
+				/* c makes one too many to walk: index them all */
+				kid_index__add(h, parent, c);
+				for (struct callchain_node *k = parent->children; k; k = k->next)
+					kid_index__add(h, parent, k);
+			}
 		} else if (c != parent->children) {
 			/* hot paths repeat: keep the last one used in front */
-			*link = c->next;
+			c->prev->next = c->next;
+			if (c->next)
+				c->next->prev = c->prev;
+		}
+		if (c != parent->children) {
+			c->prev = NULL;
 			c->next = parent->children;
+			if (c->next)
+				c->next->prev = c;
 			parent->children = c;
 		}
 		c->period += period;

@@ -64,12 +64,23 @@ struct hist_frame {
 	bool inlined;         /* sym is a function inlined at addr (callchain --inline) */
 };
 
+/* a call-graph node's frame: a hist_frame without the runtime address */
+struct chain_frame {
+	struct dso *dso;
+	struct symbol *sym;
+	uint64_t addr;        /* the runtime address when there is no symbol */
+	bool kernel;
+	bool inlined;
+};
+
+/* millions of these in a big report: kept small (no hash link, no runtime ip) */
 struct callchain_node {
-	struct hist_frame frame;
+	struct chain_frame frame;
 	uint64_t period;          /* of all chains through this node */
 	uint64_t self;            /* of chains ending here */
 	uint64_t count;           /* samples through this node */
-	struct callchain_node *children, *next;
+	/* children: most recently used first; prev makes moving one to the front O(1) */
+	struct callchain_node *children, *next, *prev;
 };
 
 struct hist_entry {
@@ -106,6 +117,9 @@ struct hists {
 	/* report -F: what rows are ordered by (keys and fields); none: the default */
 	int sort_items[MAX_FIELDS + MAX_SORT_KEYS];
 	int nr_sort_items;
+	struct kid_index *kids;   /* the children of nodes with many, by (parent, frame) */
+	const struct dso *dso_seen[64]; /* DSO name hashes by pointer: a DSO is keyed by name */
+	uint64_t dso_hash[64];
 };
 
 /* keys: comma-separated ("comm,dso,sym"); -1 with a message on an unknown key */

@@ -163,6 +163,7 @@ void machine__exit(struct machine *m)
 	dsos__exit(&m->dsos);
 	jit_saved__delete(m->saved);
 	free(m->data_path);
+	free(m->sym_cache);
 }
 
 void machine__set_data_path(struct machine *m, const char *path)
@@ -595,6 +596,38 @@ struct map *machine__find_map(struct machine *m, struct thread *t, uint8_t cpumo
 	return t && t->maps ? maps__find(t->maps, ip) : NULL;
 }
 
+/*
+ * Call chains repeat the same addresses over and over: remember what the last
+ * lookup of an address found instead of a binary search of a big symbol table
+ * (the kernel's) each time. Keyed by the table's size too: it is filled once,
+ * when the DSO is loaded, so a different size means the entry is stale.
+ */
+#define SYM_CACHE_SLOTS 16384
+
+struct sym_cache_slot {
+	const struct dso *dso;
+	uint64_t addr;
+	size_t nr;
+	struct symbol *sym;
+};
+
+static struct symbol *machine__find_symbol(struct machine *m, struct dso *dso, uint64_t addr)
+{
+	struct sym_cache_slot *c;
+	uint64_t h = ((uintptr_t)dso ^ addr) * 0x9E3779B97F4A7C15ull;
+
+	if (!m->sym_cache)
+		m->sym_cache = xzalloc(SYM_CACHE_SLOTS * sizeof(*m->sym_cache));
+	c = &m->sym_cache[h >> 50];   /* the top 14 bits: SYM_CACHE_SLOTS */
+	if (c->dso != dso || c->addr != addr || c->nr != dso->symtab.nr || !dso->loaded) {
+		c->sym = dso__find_symbol(dso, addr);
+		c->dso = dso;
+		c->addr = addr;
+		c->nr = dso->symtab.nr;
+	}
+	return c->sym;
+}
+
 int machine__resolve(struct machine *m, int32_t pid, int32_t tid, uint8_t cpumode, uint64_t ip,
 		     struct addr_location *al, bool no_symbols)
 {
@@ -616,6 +649,6 @@ int machine__resolve(struct machine *m, int32_t pid, int32_t tid, uint8_t cpumod
 		machine__load_ns_perf_map(m, perf_map__pid(al->dso->long_name), al->dso);
 	dso__load(&m->dsos, al->dso);
 	al->addr = map__map_ip(al->map, ip);
-	al->sym = dso__find_symbol(al->dso, al->addr);
+	al->sym = machine__find_symbol(m, al->dso, al->addr);
 	return 0;
 }

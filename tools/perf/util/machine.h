@@ -49,6 +49,7 @@ struct machine {
 	char *data_path;              /* the perf.data read, for what record saved beside it */
 	struct jit_saved *saved;
 	bool saved_loaded;
+	struct sym_cache_slot *sym_cache; /* (dso, address) -> symbol, see machine__resolve */
 };
 
 /* What an address resolved to. Any of map/dso/sym may be NULL. */
