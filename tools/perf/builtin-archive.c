@@ -48,7 +48,7 @@ int cmd_archive(int argc, const char **argv)
 		pr_err("perf archive: no build-ids found\n");
 		return 1;
 	}
-	root = build_id_cache__root();
+	root = bidcache__default_root();
 	out = output ? xstrdup(output) : xasprintf("%s.tar.%s", input, zstd ? "zst" : "bz2");
 	ret = archive__write(root, objs, nr, out, zstd ? ARCHIVE_ZSTD : ARCHIVE_BZIP2, &st);
 	if (!ret) {

@@ -157,7 +157,7 @@ static void print_stats(const struct perf_session *s)
 	printf("\nAggregated stats:\n%16s events: %10llu\n", "TOTAL", (unsigned long long)total);
 	for (int t = 0; t < PERF_RECORD_HEADER_MAX; t++)
 		if (s->nr_events[t])
-			printf("%16s events: %10llu  (%4.1f%%)\n", perf_record_type_name(t),
+			printf("%16s events: %10llu  (%4.1f%%)\n", perf_record_type__name(t),
 			       (unsigned long long)s->nr_events[t], 100.0 * s->nr_events[t] / total);
 	/* events without samples (dummy:HG of system-wide records) get no block */
 	for (size_t i = 0; i < s->nr_evsels; i++)

@@ -74,8 +74,8 @@ static uint64_t debug_size(struct jitdump *jd, const struct jitdump_record *r, s
 	size_t n = 0;
 
 	*out = xmalloc((r->debug.nr_entry + 1) * sizeof(**out));
-	jitdump_cursor_init(&c, jd, r);
-	while (jitdump_debug_line_next(&c, &l)) {
+	jitdump_cursor__init(&c, jd, r);
+	while (jitdump_cursor__next_debug_line(&c, &l)) {
 		size += sizeof(struct jitdump_debug_entry) + strlen(l.file) + 1;
 		(*out)[n++] = (struct line_at){ l.addr, l.lineno, l.file };
 	}
@@ -182,12 +182,12 @@ int main(int argc, char **argv)
 	}
 	if (!file)
 		usage();
-	err = jitdump_open(file, &jd);
+	err = jitdump__open(file, &jd);
 	if (err) {
-		fprintf(stderr, "jitdump-check: %s: %s\n", file, jitdump_strerror(err));
+		fprintf(stderr, "jitdump-check: %s: %s\n", file, jitdump__strerror(err));
 		return 2;
 	}
-	h = jitdump_header(jd);
+	h = jitdump__header(jd);
 	if (h->total_size != sizeof(struct jitdump_file_header))
 		problem(NULL, "header size %u, perf 6.1 only handles 40", h->total_size);
 #if defined(__x86_64__)
@@ -198,10 +198,10 @@ int main(int argc, char **argv)
 		problem(NULL, "header pad1 is %u, not 0", h->pad1);
 	last_ts = h->timestamp;
 
-	while ((err = jitdump_next(jd, &r)) != 0) {
+	while ((err = jitdump__next(jd, &r)) != 0) {
 		nr_rec++;
 		if (err < 0) {
-			problem(&r, "%s", jitdump_record_error(jd));
+			problem(&r, "%s", jitdump__record_error(jd));
 			continue;
 		}
 		if (seen_close)
@@ -295,8 +295,8 @@ int main(int argc, char **argv)
 			if (pending_debug && pending_addr != r.inl.code_addr)
 				problem(&r, "INLINE_INFO for %#" PRIx64 " after DEBUG_INFO for %#" PRIx64,
 					r.inl.code_addr, pending_addr);
-			jitdump_cursor_init(&c, jd, &r);
-			while (jitdump_inline_pc_next(&c, &addr, &nf, fr, 64)) {
+			jitdump_cursor__init(&c, jd, &r);
+			while (jitdump_cursor__next_inline_pc(&c, &addr, &nf, fr, 64)) {
 				pcs++;
 				if (show_inline) {
 					printf("inline\t%#" PRIx64 "\t%u", addr, nf);
@@ -352,7 +352,7 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
-	if (jitdump_partial_tail(jd, &tail)) {
+	if (jitdump__partial_tail(jd, &tail)) {
 		if (!killed)
 			problem(NULL, "file ends in a partial record at offset %" PRIu64, tail);
 	} else if (!killed && (pending_debug || pending_inline))
@@ -378,13 +378,13 @@ int main(int argc, char **argv)
 	       "inline_pcs=%zu max_inline_depth=%zu moves=%zu unknown=%zu close=%d partial_tail=%s "
 	       "complete_bytes=%" PRIu64 " flags=%#" PRIx64 " header_ts=%" PRIu64 " pid=%u errors=%d\n",
 	       nr_rec, nr_loads, nr_debug, nr_entries, nr_inline, nr_inline_pcs, max_depth, nr_moves,
-	       nr_unknown, seen_close, jitdump_partial_tail(jd, NULL) ? "yes" : "no",
-	       jitdump_partial_tail(jd, NULL) ? tail : jitdump_file_size(jd), h->flags, h->timestamp, h->pid,
+	       nr_unknown, seen_close, jitdump__partial_tail(jd, NULL) ? "yes" : "no",
+	       jitdump__partial_tail(jd, NULL) ? tail : jitdump__file_size(jd), h->flags, h->timestamp, h->pid,
 	       nr_errors);
 	if (mem_pid && compare_memory(mem_pid, min_identical) < 0)
 		nr_errors++;
 	free(lines);
 	free(loads);
-	jitdump_close(jd);
+	jitdump__close(jd);
 	return nr_errors ? 1 : 0;
 }

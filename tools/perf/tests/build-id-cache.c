@@ -140,9 +140,9 @@ static int test__build_id_cache(void)
 	TEST_ASSERT_VAL("perf 6.1 buildid-cache --add", system(cmd) == 0);
 	free(cmd);
 
-	file = build_id_cache__file(root, id, (size_t)n, "elf");
+	file = bidcache__file(root, id, (size_t)n, "elf");
 	TEST_ASSERT_VAL("cached elf found through .build-id link", file);
-	orig = build_id_cache__origname(root, id, (size_t)n);
+	orig = bidcache__origname(root, id, (size_t)n);
 	{
 		char *real = realpath(w, NULL);
 

@@ -83,7 +83,7 @@ static int test__java_vs_perf(void)
 	out = sym_test__run("HOME=$PWD /usr/bin/perf probe -x ./names --funcs --filter '*' 2>/dev/null | LC_ALL=C sort");
 	TEST_ASSERT_VAL("perf 6.1 probe --funcs", out);
 	for (size_t i = 0; i < ARRAY_SIZE(java_names); i++) {
-		names[i] = java_demangle(java_names[i]);
+		names[i] = java_name__demangle(java_names[i]);
 		if (!names[i])
 			names[i] = xstrdup(java_names[i]);
 	}
@@ -93,10 +93,10 @@ static int test__java_vs_perf(void)
 	free(out);
 	TEST_ASSERT_VAL("java names as perf 6.1 shows them", ret == TEST_OK);
 	/* and a hand-checked one, independent of perf */
-	out = java_demangle("Lcom/example/Foo;hot(I)V");
+	out = java_name__demangle("Lcom/example/Foo;hot(I)V");
 	TEST_ASSERT_VAL("readable", out && !strcmp(out, "com.example.Foo.hot(int)"));
 	free(out);
-	TEST_ASSERT_VAL("not java", java_demangle("main") == NULL);
+	TEST_ASSERT_VAL("not java", java_name__demangle("main") == NULL);
 	return TEST_OK;
 }
 DEFINE_SUITE("Symbols: Java names demangled like perf 6.1", test__java_vs_perf);
@@ -114,7 +114,7 @@ static int test__cxx_vs_perf(void)
 	out = sym_test__run(cmd);
 	TEST_ASSERT_VAL("nm", out);
 	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *dm = cxx_demangle(line);
+		char *dm = cxx_name__demangle(line);
 
 		*ARRAY_PUSH(names, n, cap) = dm ? dm : xstrdup(line);
 	}

@@ -31,15 +31,15 @@ static int test__perf_strings(void)
 	TEST_ASSERT_VAL("text", !memcmp(b.data + 4, "vm\0", 3));
 	for (size_t i = 6; i < 68; i++)
 		TEST_ASSERT_VAL("NUL padding", b.data[i] == 0);
-	TEST_ASSERT_EQUAL("perf_string_size", perf_string_size("vm"), 68);
+	TEST_ASSERT_EQUAL("perf_string__size", perf_string__size("vm"), 68);
 	feat_buf__release(&b);
 
 	/* 63 chars + NUL fill 64 exactly; 64 chars need a second block */
 	memset(s63, 'a', 63); s63[63] = 0;
 	memset(s64, 'b', 64); s64[64] = 0;
-	TEST_ASSERT_EQUAL("63 chars", perf_string_size(s63), 68);
-	TEST_ASSERT_EQUAL("64 chars", perf_string_size(s64), 132);
-	TEST_ASSERT_EQUAL("empty", perf_string_size(""), 68);
+	TEST_ASSERT_EQUAL("63 chars", perf_string__size(s63), 68);
+	TEST_ASSERT_EQUAL("64 chars", perf_string__size(s64), 132);
+	TEST_ASSERT_EQUAL("empty", perf_string__size(""), 68);
 
 	feat_buf__put_string_list(&b, list, 3);
 	TEST_ASSERT_EQUAL("list size", b.len, 4 + 3 * 68);

@@ -171,66 +171,66 @@ static int check_sample(bool swap)
 
 	sample_dump(&b, swap);
 	path = write_tmp(swap ? "swapped.dump" : "native.dump", b.p, b.len);
-	TEST_ASSERT_EQUAL("open", jitdump_open(path, &jd), JITDUMP_OK);
-	TEST_ASSERT_VAL("swap detected", jitdump_needs_swap(jd) == swap);
-	TEST_ASSERT_EQUAL("header pid", jitdump_header(jd)->pid, 4242);
-	TEST_ASSERT_EQUAL("header mach", jitdump_header(jd)->elf_mach, 62);
-	TEST_ASSERT_EQUAL("header ts", jitdump_header(jd)->timestamp, 1000);
+	TEST_ASSERT_EQUAL("open", jitdump__open(path, &jd), JITDUMP_OK);
+	TEST_ASSERT_VAL("swap detected", jitdump__needs_swap(jd) == swap);
+	TEST_ASSERT_EQUAL("header pid", jitdump__header(jd)->pid, 4242);
+	TEST_ASSERT_EQUAL("header mach", jitdump__header(jd)->elf_mach, 62);
+	TEST_ASSERT_EQUAL("header ts", jitdump__header(jd)->timestamp, 1000);
 
-	TEST_ASSERT_EQUAL("debug", jitdump_next(jd, &r), 1);
+	TEST_ASSERT_EQUAL("debug", jitdump__next(jd, &r), 1);
 	TEST_ASSERT_EQUAL("debug id", r.id, JIT_CODE_DEBUG_INFO);
 	TEST_ASSERT_EQUAL("debug ts", r.timestamp, 1001);
 	TEST_ASSERT_EQUAL("debug offset", r.offset, 40);
 	TEST_ASSERT_EQUAL("debug addr", r.debug.code_addr, 0x7000);
 	TEST_ASSERT_EQUAL("debug n", r.debug.nr_entry, 2);
-	jitdump_cursor_init(&c, jd, &r);
-	TEST_ASSERT_EQUAL("entry 1", jitdump_debug_line_next(&c, &l), 1);
+	jitdump_cursor__init(&c, jd, &r);
+	TEST_ASSERT_EQUAL("entry 1", jitdump_cursor__next_debug_line(&c, &l), 1);
 	TEST_ASSERT_VAL("entry 1 fields", l.addr == 0x7000 && l.lineno == 10 && l.discrim == 0 &&
 			!strcmp(l.file, "a/B.java"));
-	TEST_ASSERT_EQUAL("entry 2", jitdump_debug_line_next(&c, &l), 1);
+	TEST_ASSERT_EQUAL("entry 2", jitdump_cursor__next_debug_line(&c, &l), 1);
 	TEST_ASSERT_VAL("entry 2 fields", l.addr == 0x7003 && l.lineno == 11 && l.discrim == 3 &&
 			!strcmp(l.file, "a/C.java"));
-	TEST_ASSERT_EQUAL("entries end", jitdump_debug_line_next(&c, &l), 0);
+	TEST_ASSERT_EQUAL("entries end", jitdump_cursor__next_debug_line(&c, &l), 0);
 
-	TEST_ASSERT_EQUAL("inline", jitdump_next(jd, &r), 1);
+	TEST_ASSERT_EQUAL("inline", jitdump__next(jd, &r), 1);
 	TEST_ASSERT_EQUAL("inline id", r.id, JIT_CODE_INLINE_INFO);
 	TEST_ASSERT_EQUAL("inline pcs", r.inl.nr_pc, 1);
-	jitdump_cursor_init(&c, jd, &r);
-	TEST_ASSERT_EQUAL("inline pc", jitdump_inline_pc_next(&c, &addr, &nf, fr, 4), 1);
+	jitdump_cursor__init(&c, jd, &r);
+	TEST_ASSERT_EQUAL("inline pc", jitdump_cursor__next_inline_pc(&c, &addr, &nf, fr, 4), 1);
 	TEST_ASSERT_VAL("inline pc fields", addr == 0x7003 && nf == 2);
 	TEST_ASSERT_VAL("leaf frame", !strcmp(fr[0].name, "a.C.f()") && !strcmp(fr[0].file, "a/C.java") &&
 			fr[0].line == 11 && fr[0].bci == 4);
 	TEST_ASSERT_VAL("caller frame", !strcmp(fr[1].name, "a.C.f()") && fr[1].line == 5 && fr[1].bci == -1);
-	TEST_ASSERT_EQUAL("inline end", jitdump_inline_pc_next(&c, &addr, &nf, fr, 4), 0);
+	TEST_ASSERT_EQUAL("inline end", jitdump_cursor__next_inline_pc(&c, &addr, &nf, fr, 4), 0);
 
-	TEST_ASSERT_EQUAL("load", jitdump_next(jd, &r), 1);
+	TEST_ASSERT_EQUAL("load", jitdump__next(jd, &r), 1);
 	TEST_ASSERT_EQUAL("load id", r.id, JIT_CODE_LOAD);
 	TEST_ASSERT_VAL("load fields", r.load.pid == 4242 && r.load.tid == 4243 && r.load.vma == 0x7000 &&
 			r.load.code_addr == 0x7000 && r.load.code_size == 5 && r.load.code_index == 1);
 	TEST_ASSERT_VAL("load name", !strcmp(r.load.name, "a.B.m(int)"));
 	TEST_ASSERT_VAL("load code", !memcmp(r.load.code, code1, sizeof(code1)));
 
-	TEST_ASSERT_EQUAL("move", jitdump_next(jd, &r), 1);
+	TEST_ASSERT_EQUAL("move", jitdump__next(jd, &r), 1);
 	TEST_ASSERT_VAL("move fields", r.id == JIT_CODE_MOVE && r.move.old_code_addr == 0x7000 &&
 			r.move.new_code_addr == 0x8000 && r.move.code_index == 1 && r.move.code_size == 5);
 
-	TEST_ASSERT_EQUAL("unwind", jitdump_next(jd, &r), 1);
+	TEST_ASSERT_EQUAL("unwind", jitdump__next(jd, &r), 1);
 	TEST_ASSERT_VAL("unwind fields", r.id == JIT_CODE_UNWINDING_INFO && r.unwind.unwinding_size == 6 &&
 			r.unwind.eh_frame_hdr_size == 2 && !memcmp(r.unwind.data, "EHFRhd", 6));
 
-	TEST_ASSERT_EQUAL("unknown", jitdump_next(jd, &r), 1);
+	TEST_ASSERT_EQUAL("unknown", jitdump__next(jd, &r), 1);
 	TEST_ASSERT_VAL("unknown id kept", r.id == 77 && r.size == 22 && r.timestamp == 1006);
 
-	TEST_ASSERT_EQUAL("close", jitdump_next(jd, &r), 1);
+	TEST_ASSERT_EQUAL("close", jitdump__next(jd, &r), 1);
 	TEST_ASSERT_VAL("close fields", r.id == JIT_CODE_CLOSE && r.size == 16);
-	TEST_ASSERT_EQUAL("end", jitdump_next(jd, &r), 0);
-	TEST_ASSERT_VAL("no partial tail", !jitdump_partial_tail(jd, NULL));
-	TEST_ASSERT_EQUAL("end stays", jitdump_next(jd, &r), 0);
+	TEST_ASSERT_EQUAL("end", jitdump__next(jd, &r), 0);
+	TEST_ASSERT_VAL("no partial tail", !jitdump__partial_tail(jd, NULL));
+	TEST_ASSERT_EQUAL("end stays", jitdump__next(jd, &r), 0);
 
-	jitdump_rewind(jd);
-	TEST_ASSERT_EQUAL("rewind", jitdump_next(jd, &r), 1);
+	jitdump__rewind(jd);
+	TEST_ASSERT_EQUAL("rewind", jitdump__next(jd, &r), 1);
 	TEST_ASSERT_EQUAL("rewind offset", r.offset, 40);
-	jitdump_close(jd);
+	jitdump__close(jd);
 	free(path);
 	free(b.p);
 	return TEST_OK;
@@ -266,15 +266,15 @@ static int test__jitdump_reader_truncated(void)
 			for (int i = 1; i < nbounds; i++)
 				if (bounds[i] <= cut)
 					want++;
-			TEST_ASSERT_EQUAL("open cut", jitdump_open(path, &jd), JITDUMP_OK);
-			r = jitdump_for_each(jd, count_cb, &got);
+			TEST_ASSERT_EQUAL("open cut", jitdump__open(path, &jd), JITDUMP_OK);
+			r = jitdump__for_each(jd, count_cb, &got);
 			TEST_ASSERT_EQUAL("no error in cut file", r, 0);
 			TEST_ASSERT_EQUAL("complete records of a cut file", got, want);
-			partial = jitdump_partial_tail(jd, &tail);
+			partial = jitdump__partial_tail(jd, &tail);
 			TEST_ASSERT_VAL("partial iff cut inside a record", partial == (bounds[want] != cut));
 			if (partial)
 				TEST_ASSERT_EQUAL("partial tail offset", tail, bounds[want]);
-			jitdump_close(jd);
+			jitdump__close(jd);
 			free(path);
 		}
 		free(b.p);
@@ -287,9 +287,9 @@ static int open_bytes(const void *p, size_t n)
 {
 	char *path = write_tmp("bad.dump", p, n);
 	struct jitdump *jd = NULL;
-	int r = jitdump_open(path, &jd);
+	int r = jitdump__open(path, &jd);
 
-	jitdump_close(jd);
+	jitdump__close(jd);
 	free(path);
 	return r;
 }
@@ -330,10 +330,10 @@ static int test__jitdump_reader_bad_headers(void)
 	free(b.p);
 
 	path = xasprintf("%s/missing.dump", test_tmpdir());
-	TEST_ASSERT_EQUAL("missing file", jitdump_open(path, &jd), JITDUMP_ERR_IO);
+	TEST_ASSERT_EQUAL("missing file", jitdump__open(path, &jd), JITDUMP_ERR_IO);
 	free(path);
-	TEST_ASSERT_EQUAL("directory", jitdump_open(test_tmpdir(), &jd), JITDUMP_ERR_IO);
-	TEST_ASSERT_VAL("messages", *jitdump_strerror(JITDUMP_ERR_MAGIC) && *jitdump_strerror(JITDUMP_ERR_RECORD));
+	TEST_ASSERT_EQUAL("directory", jitdump__open(test_tmpdir(), &jd), JITDUMP_ERR_IO);
+	TEST_ASSERT_VAL("messages", *jitdump__strerror(JITDUMP_ERR_MAGIC) && *jitdump__strerror(JITDUMP_ERR_RECORD));
 	return TEST_OK;
 }
 DEFINE_SUITE("jitdump reader: empty, garbage and bad headers give clear errors", test__jitdump_reader_bad_headers);
@@ -377,16 +377,16 @@ static int test__jitdump_reader_bad_records(void)
 	put(&b, "trailing", 8);
 
 	path = write_tmp("badrec.dump", b.p, b.len);
-	TEST_ASSERT_EQUAL("open", jitdump_open(path, &jd), JITDUMP_OK);
+	TEST_ASSERT_EQUAL("open", jitdump__open(path, &jd), JITDUMP_OK);
 	for (n = 0; n < 4; n++) {
-		TEST_ASSERT_EQUAL("malformed record reported", jitdump_next(&*jd, &r), JITDUMP_ERR_RECORD);
-		TEST_ASSERT_VAL("error text", strstr(jitdump_record_error(jd), "offset"));
+		TEST_ASSERT_EQUAL("malformed record reported", jitdump__next(&*jd, &r), JITDUMP_ERR_RECORD);
+		TEST_ASSERT_VAL("error text", strstr(jitdump__record_error(jd), "offset"));
 	}
-	TEST_ASSERT_EQUAL("reader goes on after a malformed record", jitdump_next(jd, &r), 1);
+	TEST_ASSERT_EQUAL("reader goes on after a malformed record", jitdump__next(jd, &r), 1);
 	TEST_ASSERT_EQUAL("close", r.id, JIT_CODE_CLOSE);
-	TEST_ASSERT_EQUAL("size < 16", jitdump_next(jd, &r), JITDUMP_ERR_RECORD);
-	TEST_ASSERT_EQUAL("then the end", jitdump_next(jd, &r), 0);
-	jitdump_close(jd);
+	TEST_ASSERT_EQUAL("size < 16", jitdump__next(jd, &r), JITDUMP_ERR_RECORD);
+	TEST_ASSERT_EQUAL("then the end", jitdump__next(jd, &r), 0);
+	jitdump__close(jd);
 
 	/* random bytes after a good header: any result, but no crash and an end */
 	for (unsigned seed = 1; seed <= 200; seed++) {
@@ -405,11 +405,11 @@ static int test__jitdump_reader_bad_records(void)
 		}
 		free(path);
 		path = write_tmp("fuzz.dump", b.p, b.len);
-		TEST_ASSERT_EQUAL("fuzz open", jitdump_open(path, &jd), JITDUMP_OK);
-		for (n = 0; n < 1000 && jitdump_next(jd, &r) != 0; n++)
+		TEST_ASSERT_EQUAL("fuzz open", jitdump__open(path, &jd), JITDUMP_OK);
+		for (n = 0; n < 1000 && jitdump__next(jd, &r) != 0; n++)
 			;
 		TEST_ASSERT_VAL("fuzz terminates", n < 1000);
-		jitdump_close(jd);
+		jitdump__close(jd);
 	}
 	free(path);
 	free(b.p);

@@ -19,7 +19,7 @@ static int test__record_event_names(void)
 	TEST_ASSERT_VAL("task-clock", evs[1].attr.config == PERF_COUNT_SW_TASK_CLOCK && evs[1].attr.exclude_guest);
 	TEST_ASSERT_VAL("cycles:k", evs[2].attr.type == PERF_TYPE_HARDWARE && evs[2].attr.exclude_user);
 	/* perf 6.1 names the fallback of cycles:u "cpu-clock:uH" (perf evlist) */
-	name = event_name_with_modifiers("cpu-clock", &evs[0].attr);
+	name = event_name__with_modifiers("cpu-clock", &evs[0].attr);
 	TEST_ASSERT_VAL("name :uH", !strcmp(name, "cpu-clock:uH"));
 	free(name);
 	for (size_t i = 0; i < nr; i++)

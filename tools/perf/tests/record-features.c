@@ -65,10 +65,10 @@ static int test__features_vs_perf61(void)
 
 		if (!perf_data_reader__has_feat(&ref, f))
 			continue;
-		TEST_ASSERT_VAL(perf_feature_name(f), perf_data_reader__has_feat(&ours, f));
+		TEST_ASSERT_VAL(perf_feature__name(f), perf_data_reader__has_feat(&ours, f));
 		if (ref.feat[f].size != ours.feat[f].size ||
 		    memcmp(ref.feat[f].data, ours.feat[f].data, ref.feat[f].size)) {
-			fprintf(stderr, "feature %s differs from perf 6.1's\n", perf_feature_name(f));
+			fprintf(stderr, "feature %s differs from perf 6.1's\n", perf_feature__name(f));
 			return TEST_FAIL;
 		}
 	}

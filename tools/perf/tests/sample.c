@@ -51,7 +51,7 @@ static int test__sample_parse(void)
 	attr.sample_id_all = 1;
 	attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_CPU;
 	c->header.type = PERF_RECORD_COMM;
-	c->header.size = 8 + 16 + sample_id_hdr_size(attr.sample_type);
+	c->header.size = 8 + 16 + sample_id_hdr__size(attr.sample_type);
 	perf_sample__write_id_hdr(attr.sample_type, &in, (unsigned char *)rec + 24);
 	TEST_ASSERT_VAL("trailer parses", perf_sample__parse(&attr, c, &s) == 0);
 	TEST_ASSERT_VAL("trailer fields", s.pid == 3 && s.tid == 4 && s.time == 77 && s.id == 8 && s.cpu == 1);

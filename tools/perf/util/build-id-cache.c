@@ -27,7 +27,7 @@
 
 char *bidcache__root(const char *dir)
 {
-	return dir && dir[0] ? xstrdup(dir) : build_id_cache__root();
+	return dir && dir[0] ? xstrdup(dir) : bidcache__default_root();
 }
 
 /*
@@ -360,7 +360,7 @@ int bidcache__add_file(const char *root, const char *path, const char *bid,
 	if (rootfd < 0)
 		return -1;
 	/* an entry for this build-id under another name gets the file: one directory per id */
-	orig = build_id_cache__origname(root, id, (size_t)n);
+	orig = bidcache__origname(root, id, (size_t)n);
 	if (!orig || orig[0] != '/')
 		free(orig), orig = xstrdup(path);
 	rel = xasprintf("%s/%s", orig + 1, bid);
@@ -580,7 +580,7 @@ int bidcache__list(const char *root, bool validonly, struct bidcache_item **item
 			n = build_id__parse(bid, id, sizeof(id));
 			if (n <= 0)
 				continue;
-			orig = build_id_cache__origname(root, id, (size_t)n);
+			orig = bidcache__origname(root, id, (size_t)n);
 			if (!orig)
 				continue;
 			if (validonly && !entry_valid(orig, bid)) {

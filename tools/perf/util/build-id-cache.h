@@ -20,7 +20,7 @@ struct bidcache_item {
 	char *path;          /* original path (origname), "[kernel.kallsyms]" ... */
 };
 
-/* The root to use: @dir when given, else build_id_cache__root(). malloc'ed. */
+/* The root to use: @dir when given, else bidcache__default_root(). malloc'ed. */
 char *bidcache__root(const char *dir);
 
 /*

@@ -115,7 +115,7 @@ int sysfs__read_build_id(const char *notes_path, uint8_t *id, size_t max)
 	return ret;
 }
 
-char *build_id_cache__root(void)
+char *bidcache__default_root(void)
 {
 	const char *env = getenv("PERF_BUILDID_DIR");
 	const char *home = getenv("HOME");
@@ -127,7 +127,7 @@ char *build_id_cache__root(void)
 	return xstrdup(".debug");
 }
 
-char *build_id_cache__linkname(const char *root, const uint8_t *id, size_t size)
+char *bidcache__linkname(const char *root, const uint8_t *id, size_t size)
 {
 	char hex[BUILD_ID_HEX_MAX];
 
@@ -137,7 +137,7 @@ char *build_id_cache__linkname(const char *root, const uint8_t *id, size_t size)
 	return xasprintf("%s/.build-id/%.2s/%s", root, hex, hex + 2);
 }
 
-char *build_id_cache__dirname(const char *root, const char *path, const uint8_t *id, size_t size)
+char *bidcache__dirname(const char *root, const char *path, const uint8_t *id, size_t size)
 {
 	char hex[BUILD_ID_HEX_MAX];
 
@@ -147,9 +147,9 @@ char *build_id_cache__dirname(const char *root, const char *path, const uint8_t 
 	return xasprintf("%s%s%s/%s", root, path[0] == '/' ? "" : "/", path, hex);
 }
 
-char *build_id_cache__file(const char *root, const uint8_t *id, size_t size, const char *which)
+char *bidcache__file(const char *root, const uint8_t *id, size_t size, const char *which)
 {
-	char *link = build_id_cache__linkname(root, id, size), *file;
+	char *link = bidcache__linkname(root, id, size), *file;
 	struct stat st;
 
 	if (!link)
@@ -174,9 +174,9 @@ char *build_id_cache__file(const char *root, const uint8_t *id, size_t size, con
 	return file;
 }
 
-char *build_id_cache__origname(const char *root, const uint8_t *id, size_t size)
+char *bidcache__origname(const char *root, const uint8_t *id, size_t size)
 {
-	char *link = build_id_cache__linkname(root, id, size);
+	char *link = bidcache__linkname(root, id, size);
 	char target[PATH_MAX], hex[BUILD_ID_HEX_MAX];
 	ssize_t n;
 	size_t hl;

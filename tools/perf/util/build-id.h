@@ -12,24 +12,24 @@
  * Build-id cache root: $PERF_BUILDID_DIR, else $HOME/.debug, else ./.debug.
  * Returns a malloc'ed string.
  */
-char *build_id_cache__root(void);
+char *bidcache__default_root(void);
 
 /* <root>/.build-id/<xx>/<rest>  (malloc'ed) */
-char *build_id_cache__linkname(const char *root, const uint8_t *id, size_t size);
+char *bidcache__linkname(const char *root, const uint8_t *id, size_t size);
 
 /* <root><abs path>/<bid>  (malloc'ed); path "[kernel.kallsyms]"/"[vdso]" get a '/' */
-char *build_id_cache__dirname(const char *root, const char *path, const uint8_t *id, size_t size);
+char *bidcache__dirname(const char *root, const char *path, const uint8_t *id, size_t size);
 
 /*
  * The cached file `which` ("elf", "debug", "kallsyms", "vdso", "probes") for
  * a build-id, found through the .build-id link (old-style links to a plain
  * file return that file for "elf"). NULL if not cached. malloc'ed.
  */
-char *build_id_cache__file(const char *root, const uint8_t *id, size_t size, const char *which);
+char *bidcache__file(const char *root, const uint8_t *id, size_t size, const char *which);
 
 /* Original path of a cached build-id (readlink of the .build-id link, without
  * "../.." and "/<bid>"); malloc'ed or NULL. */
-char *build_id_cache__origname(const char *root, const uint8_t *id, size_t size);
+char *bidcache__origname(const char *root, const uint8_t *id, size_t size);
 
 /* <debuginfo_root>/.build-id/<xx>/<rest>.debug, e.g. under /usr/lib/debug (malloc'ed) */
 char *build_id__debuginfo_path(const char *debuginfo_root, const uint8_t *id, size_t size);

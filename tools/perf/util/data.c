@@ -271,7 +271,7 @@ static int read_file_header(struct perf_data_reader *r, const unsigned char *m)
 			continue;
 		memcpy(&s, m + table, sizeof(s));
 		table += sizeof(s);
-		snprintf(what, sizeof(what), "feature %d (%s)", feat, perf_feature_name(feat));
+		snprintf(what, sizeof(what), "feature %d (%s)", feat, perf_feature__name(feat));
 		if (check_section(r, what, s.offset, s.size))
 			return -1;
 		/* EVENT_DESC names attrs, so it is applied once all attrs exist (here) */
@@ -871,7 +871,7 @@ static void emit_feature(struct perf_data_writer *w, int feat)
 
 		if (size > 0xffff - sizeof(f)) {
 			pr_warning("%s: feature %s (%llu bytes) too large for a pipe record, dropped\n", w->path,
-				   perf_feature_name(feat), (unsigned long long)size);
+				   perf_feature__name(feat), (unsigned long long)size);
 			return;
 		}
 		f.header.size = (uint16_t)(sizeof(f) + size);

@@ -175,9 +175,9 @@ char *debuginfo__find(const char *binary)
 	free(cand);
 	free(dir);
 	if (idsize > 0) {
-		char *root = build_id_cache__root();
+		char *root = bidcache__default_root();
 
-		cand = build_id_cache__file(root, id, (size_t)idsize, "debug");
+		cand = bidcache__file(root, id, (size_t)idsize, "debug");
 		free(root);
 		if (cand && usable(cand, id, idsize))
 			goto found;

@@ -194,7 +194,7 @@ char *debuginfod__fetch(struct debuginfod *d, const char *root, const char *path
 	close(fd);
 	free(what_line);
 	if (bidcache__add_file(root, path, hex, which, got) == 0)
-		a->path = build_id_cache__file(root, id, size, which);
+		a->path = bidcache__file(root, id, size, which);
 	free(got);
 	if (!a->path)
 		pr_warning("Warning: debuginfod: the %s of %s could not be stored in the build-id cache %s\n",
@@ -206,7 +206,7 @@ char *debuginfod__fetch(struct debuginfod *d, const char *root, const char *path
 static bool cached(const char *root, const uint8_t *id, size_t size, const char *which,
 		   bool need_syms, bool *has_syms)
 {
-	char *p = build_id_cache__file(root, id, size, which);
+	char *p = bidcache__file(root, id, size, which);
 	struct symsrc ss;
 	bool ok = false;
 
@@ -283,7 +283,7 @@ int debuginfod__ensure_debuginfo(struct debuginfod *d, const char *binary)
 		free(abs);
 		return -1;
 	}
-	root = build_id_cache__root();
+	root = bidcache__default_root();
 	p = debuginfod__fetch(d, root, abs, id, (size_t)n, DEBUGINFOD_DEBUGINFO);
 	free(root);
 	free(abs);

@@ -116,7 +116,7 @@ static void strip_to_name(char *s)
 	s[len - i] = '\0';
 }
 
-char *cxx_demangle(const char *name)
+char *cxx_name__demangle(const char *name)
 {
 	int status = -1;
 	char *out;

@@ -52,7 +52,7 @@ static const char *primitive_name(char c)
 	}
 }
 
-char *java_demangle(const char *name)
+char *java_name__demangle(const char *name)
 {
 	enum { CLASS, METHOD, ARGS, ARG_CLASS, RET } mode = CLASS;
 	size_t n = name ? strlen(name) : 0;

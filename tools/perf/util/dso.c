@@ -36,7 +36,7 @@ void dsos__init(struct dsos *d)
 	memset(d, 0, sizeof(*d));
 	d->nbuckets = 256;
 	d->buckets = xzalloc(d->nbuckets * sizeof(*d->buckets));
-	d->owned_debug_dir = build_id_cache__root();
+	d->owned_debug_dir = bidcache__default_root();
 	d->debug_dir = d->owned_debug_dir;
 	d->debuginfo_dir = env && env[0] ? env : "/usr/lib/debug";
 	d->kallsyms_path = "/proc/kallsyms";
@@ -254,11 +254,11 @@ static int dso__load_elf(struct dsos *d, struct dso *dso)
 		free(p);
 		free(dbg_root);
 		if (d->debug_dir) {
-			p = build_id_cache__file(d->debug_dir, bid, bsize, "debug");
+			p = bidcache__file(d->debug_dir, bid, bsize, "debug");
 			nc += candidate__open(&cand[nc], p, bid, bsize);
 			free(p);
 			if (!file_ok) {
-				p = build_id_cache__file(d->debug_dir, bid, bsize, "elf");
+				p = bidcache__file(d->debug_dir, bid, bsize, "elf");
 				nc += candidate__open(&cand[nc], p, bid, bsize);
 				free(p);
 			}
@@ -310,7 +310,7 @@ static int dso__load_kernel(struct dsos *d, struct dso *dso)
 	if (dso__expects(dso) && bsize > 0 &&
 	    !build_id__equal(bid, (size_t)bsize, dso->build_id, dso->build_id_size)) {
 		/* recorded on another kernel: only its saved kallsyms will do */
-		cached = d->debug_dir ? build_id_cache__file(d->debug_dir, dso->build_id,
+		cached = d->debug_dir ? bidcache__file(d->debug_dir, dso->build_id,
 							      dso->build_id_size, "kallsyms") : NULL;
 		if (!cached) {
 			pr_debug("[kernel.kallsyms]: build-id differs and no cached kallsyms\n");
@@ -355,7 +355,7 @@ static int dso__load_vdso(struct dsos *d, struct dso *dso)
 		/* not our vdso: the one saved in the build-id cache at record time */
 		if (!dso__expects(dso) || !d->debug_dir)
 			return 0;
-		cached = build_id_cache__file(d->debug_dir, dso->build_id, dso->build_id_size, "vdso");
+		cached = bidcache__file(d->debug_dir, dso->build_id, dso->build_id_size, "vdso");
 		if (!candidate__open(&ss, cached, dso->build_id, dso->build_id_size)) {
 			free(cached);
 			return 0;

@@ -46,7 +46,7 @@ static const char *const record_names[PERF_RECORD_HEADER_MAX] = {
 	[PERF_RECORD_FINISHED_INIT]        = "FINISHED_INIT",
 };
 
-const char *perf_record_type_name(uint32_t type)
+const char *perf_record_type__name(uint32_t type)
 {
 	if (type < PERF_RECORD_HEADER_MAX && record_names[type])
 		return record_names[type];
@@ -87,7 +87,7 @@ static const char *const feature_names[HEADER_LAST_FEATURE] = {
 	[HEADER_PMU_CAPS]        = "PMU_CAPS",
 };
 
-const char *perf_feature_name(int feat)
+const char *perf_feature__name(int feat)
 {
 	if (feat >= 0 && feat < HEADER_LAST_FEATURE && feature_names[feat])
 		return feature_names[feat];

@@ -218,8 +218,8 @@ union perf_event {
 	struct perf_record_bpf_event bpf;
 };
 
-const char *perf_record_type_name(uint32_t type);
+const char *perf_record_type__name(uint32_t type);
 /* "BUILD_ID", "HOSTNAME", ... as perf names them; "UNKNOWN" otherwise */
-const char *perf_feature_name(int feat);
+const char *perf_feature__name(int feat);
 
 #endif

@@ -184,7 +184,7 @@ static bool evsel__fallback(struct evsel *e, int err)
 	e->attr.type = PERF_TYPE_SOFTWARE;
 	e->attr.config = PERF_COUNT_SW_CPU_CLOCK;
 	free(e->name);
-	e->name = event_name_with_modifiers("cpu-clock", &e->attr);
+	e->name = event_name__with_modifiers("cpu-clock", &e->attr);
 	return true;
 }
 

@@ -6,14 +6,14 @@
 #include "parse-events.h"
 #include "util.h"
 
-char *evsel_name_from_attr(const struct perf_event_attr *attr)
+char *evsel_name__from_attr(const struct perf_event_attr *attr)
 {
 	const char *base = NULL;
 	char mods[8];
 	int n = 0;
 
 	if (attr->type == PERF_TYPE_SOFTWARE || attr->type == PERF_TYPE_HARDWARE)
-		base = event_symbol_name(attr->type, attr->config);
+		base = event_symbol__name(attr->type, attr->config);
 	if (!base)
 		return xasprintf("unknown-%u-%#llx", attr->type, (unsigned long long)attr->config);
 	/* perf adds modifiers for what is excluded: u = user only, k = kernel only */

@@ -6,6 +6,6 @@
 #include <linux/perf_event.h>
 
 /* malloc'ed; tracepoints are named by the session from the tracing data */
-char *evsel_name_from_attr(const struct perf_event_attr *attr);
+char *evsel_name__from_attr(const struct perf_event_attr *attr);
 
 #endif

@@ -372,7 +372,7 @@ int flamegraph__write_html(const struct flamegraph *fg, FILE *f, const struct fl
 		if (scripts[i] && write_script(f, fg_libs[i].pkg, scripts[i]) < 0)
 			goto out;
 	fputs("<script id=\"fg-options\" type=\"application/json\">{\"colorscheme\":", f);
-	json_write_string(f, p->colorscheme ? p->colorscheme : "blue-green", true);
+	json__write_string(f, p->colorscheme ? p->colorscheme : "blue-green", true);
 	fputs("}</script>\n<script id=\"fg-data\" type=\"application/json\">", f);
 	if (flamegraph__write_page_json(fg, f) < 0)
 		goto out;

@@ -323,7 +323,7 @@ static uint32_t utf8_next(const unsigned char **s)
 	return c < min || c > 0x10ffff || (c >= 0xd800 && c < 0xe000) ? 0xfffd : c;
 }
 
-void json_write_string(FILE *f, const char *str, bool html)
+void json__write_string(FILE *f, const char *str, bool html)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	unsigned char prev = 0;
@@ -416,7 +416,7 @@ static void walk_tree(struct tree_writer *w)
 static void open_perf_json(struct tree_writer *w, const struct fg_node *n)
 {
 	fputs("{\"n\": ", w->f);
-	json_write_string(w->f, n->name, false);
+	json__write_string(w->f, n->name, false);
 	fprintf(w->f, ", \"l\": \"%s\", \"v\": %llu, \"c\": [", libtype(n), (unsigned long long)n->self);
 }
 
@@ -481,7 +481,7 @@ static void open_page_json(struct tree_writer *w, const struct fg_node *n)
 		if (w->fg->nodes[c].total < w->min_total)
 			small += w->fg->nodes[c].total;
 	fputs("{\"n\":", w->f);
-	json_write_string(w->f, n->name, true);
+	json__write_string(w->f, n->name, true);
 	/* "v" keeps the node as wide as its samples; "x" says how many went to frames left out */
 	fprintf(w->f, ",\"v\":%llu,\"k\":%u", (unsigned long long)(n->self + small), n->kind);
 	if (small)
@@ -494,7 +494,7 @@ static void open_page_json(struct tree_writer *w, const struct fg_node *n)
 		fputs(",\"s\":[", w->f);
 		for (size_t i = 0; i < FG_SRCLINES && n->src[i].line; i++) {
 			fputs(i ? ",[" : "[", w->f);
-			json_write_string(w->f, n->src[i].line, true);
+			json__write_string(w->f, n->src[i].line, true);
 			fprintf(w->f, ",%llu]", (unsigned long long)n->src[i].count);
 		}
 		if (n->src_other)
@@ -515,7 +515,7 @@ int flamegraph__write_page_json(const struct flamegraph *fg, FILE *f)
 	for (size_t i = 0; i < di.nr; i++) {
 		if (i)
 			fputc(',', f);
-		json_write_string(f, di.order[i]->long_name, true);
+		json__write_string(f, di.order[i]->long_name, true);
 	}
 	fputs("],\"tree\":", f);
 	walk_tree(&w);

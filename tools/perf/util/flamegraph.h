@@ -132,6 +132,6 @@ int flamegraph__write_html(const struct flamegraph *fg, FILE *f, const struct fl
 
 /* Writes s as a JSON string: non-ASCII as \uXXXX like Python's json.dumps;
  * html adds the escapes of flamegraph__write_page_json. */
-void json_write_string(FILE *f, const char *s, bool html);
+void json__write_string(FILE *f, const char *s, bool html);
 
 #endif

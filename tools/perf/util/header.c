@@ -44,7 +44,7 @@ void feat_buf__put_u64(struct feat_buf *b, uint64_t v)
 	feat_buf__put(b, &v, sizeof(v));
 }
 
-size_t perf_string_size(const char *s)
+size_t perf_string__size(const char *s)
 {
 	return 4 + ALIGN_UP(strlen(s) + 1, (size_t)PERF_STRING_ALIGN);
 }

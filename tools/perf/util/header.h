@@ -41,7 +41,7 @@ void feat_buf__put_string_list(struct feat_buf *b, const char *const *s, size_t 
 void feat_buf__release(struct feat_buf *b);
 
 /* bytes feat_buf__put_string() emits for s */
-size_t perf_string_size(const char *s);
+size_t perf_string__size(const char *s);
 
 /*
  * Bounds-checked reader of a payload. Any read past the end sets `error`

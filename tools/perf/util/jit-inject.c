@@ -261,7 +261,7 @@ static int emit_mmap2(struct jit_inject *ji, const struct jit_pending *pe)
 	const struct jit_dump *d = &ji->dumps[pe->dump];
 	const struct jit_elf *e = &ji->elfs[pe->elf];
 	size_t name = ALIGN_UP(strlen(e->path) + 1, 8);
-	unsigned id_size = d->sample_id_all ? sample_id_hdr_size(d->sample_type) : 0;
+	unsigned id_size = d->sample_id_all ? sample_id_hdr__size(d->sample_type) : 0;
 	size_t size = sizeof(struct perf_record_mmap2) + name + id_size;
 	struct perf_record_mmap2 *m;
 
@@ -428,8 +428,8 @@ static size_t collect_lines(struct dump_ctx *c)
 		return 0;
 	max = c->debug.debug.nr_entry;
 	GROW_ARRAY(ji->lines, max, ji->cap_lines);
-	jitdump_cursor_init(&cur, c->jd, &c->debug);
-	while (n < max && jitdump_debug_line_next(&cur, &l) == 1)
+	jitdump_cursor__init(&cur, c->jd, &c->debug);
+	while (n < max && jitdump_cursor__next_debug_line(&cur, &l) == 1)
 		ji->lines[n++] = (struct genelf_line){ l.addr, l.lineno, l.file };
 	return n;
 }
@@ -448,7 +448,7 @@ static size_t collect_pcs(struct dump_ctx *c)
 		return 0;
 	max = c->inl.inl.nr_pc;
 	GROW_ARRAY(ji->pcs, max, ji->cap_pcs);
-	jitdump_cursor_init(&cur, c->jd, &c->inl);
+	jitdump_cursor__init(&cur, c->jd, &c->inl);
 	if (!ji->raw_frames)
 		ji->raw_frames = xmalloc(MAX_INLINE_DEPTH * sizeof(*ji->raw_frames));
 	for (;;) {
@@ -456,7 +456,7 @@ static size_t collect_pcs(struct dump_ctx *c)
 
 		GROW_ARRAY(ji->frames, nf + MAX_INLINE_DEPTH, ji->cap_frames);
 		if (n >= max ||
-		    jitdump_inline_pc_next(&cur, &addr, &nr, ji->raw_frames, MAX_INLINE_DEPTH) != 1)
+		    jitdump_cursor__next_inline_pc(&cur, &addr, &nr, ji->raw_frames, MAX_INLINE_DEPTH) != 1)
 			break;
 		if (nr > MAX_INLINE_DEPTH)
 			nr = MAX_INLINE_DEPTH;   /* the outer frames are lost; deeper never seen in practice */
@@ -578,7 +578,7 @@ static void do_move(struct dump_ctx *c, const struct jitdump_record *r)
 
 static void progress(struct dump_ctx *c, uint64_t offset, bool done)
 {
-	uint64_t now = monotonic_ns(), size = jitdump_file_size(c->jd);
+	uint64_t now = monotonic_ns(), size = jitdump__file_size(c->jd);
 
 	if (!done && (now - c->start_ns < 1000000000ull || now - c->last_progress_ns < 500000000ull))
 		return;
@@ -644,17 +644,17 @@ static int open_dump(struct jit_inject *ji, const union perf_event *ev, const st
 		if (!strcmp(ji->dumps[i].path, src->key))
 			return 1;       /* the same dump mapped again */
 
-	err = jitdump_open(path, &c.jd);
+	err = jitdump__open(path, &c.jd);
 	if (err) {
 		if (err == JITDUMP_ERR_IO)
 			pr_warning("jit: cannot open %s: %s; its code stays unresolved\n", path, strerror(errno));
 		else
-			pr_warning("jit: %s: %s; its code stays unresolved\n", path, jitdump_strerror(err));
+			pr_warning("jit: %s: %s; its code stays unresolved\n", path, jitdump__strerror(err));
 		return 0;
 	}
-	c.arch = jitdump_header(c.jd)->flags & JITDUMP_FLAGS_ARCH_TIMESTAMP;
+	c.arch = jitdump__header(c.jd)->flags & JITDUMP_FLAGS_ARCH_TIMESTAMP;
 	if (check_clock(ji, path, c.arch)) {
-		jitdump_close(c.jd);
+		jitdump__close(c.jd);
 		return -1;
 	}
 	dir = xstrdup(src->elf_dir ? src->elf_dir : path);
@@ -669,7 +669,7 @@ static int open_dump(struct jit_inject *ji, const union perf_event *ev, const st
 	c.dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (src->elf_dir ? O_NOFOLLOW : 0));
 	if (c.dirfd < 0) {
 		pr_warning("jit: cannot open directory %s: %s; its code stays unresolved\n", dir, strerror(errno));
-		jitdump_close(c.jd);
+		jitdump__close(c.jd);
 		free(dir);
 		return 0;
 	}
@@ -679,7 +679,7 @@ static int open_dump(struct jit_inject *ji, const union perf_event *ev, const st
 	d = &ji->dumps[ji->nr_dumps];
 	memset(d, 0, sizeof(*d));
 	d->path = xstrdup(src->key);
-	d->pid = pid ? pid : jitdump_header(c.jd)->pid;
+	d->pid = pid ? pid : jitdump__header(c.jd)->pid;
 	if (attr) {
 		d->sample_type = attr->sample_type;
 		d->sample_id_all = attr->sample_id_all;
@@ -713,13 +713,13 @@ static int open_dump(struct jit_inject *ji, const union perf_event *ev, const st
 	}
 	c.start_ns = monotonic_ns();
 
-	while ((err = jitdump_next(c.jd, &r)) != 0) {
+	while ((err = jitdump__next(c.jd, &r)) != 0) {
 		c.nr_records++;
 		if ((c.nr_records & 1023) == 0)
 			progress(&c, r.offset, false);
 		if (err < 0) {
 			pr_warning("jit: %s: bad record at offset %" PRIu64 " skipped: %s\n", path, r.offset,
-				   jitdump_record_error(c.jd));
+				   jitdump__record_error(c.jd));
 			continue;
 		}
 		/* the container's pids become the host pid its samples carry */
@@ -753,7 +753,7 @@ static int open_dump(struct jit_inject *ji, const union perf_event *ev, const st
 		if (ret < 0)
 			break;
 	}
-	progress(&c, jitdump_file_size(c.jd), true);
+	progress(&c, jitdump__file_size(c.jd), true);
 	if (c.multi) {
 		struct jit_elf *e = &ji->elfs[c.multi_elf];
 		struct stat st;
@@ -769,7 +769,7 @@ static int open_dump(struct jit_inject *ji, const union perf_event *ev, const st
 			ji->st.elfs_written++;
 		}
 	}
-	if (ret > 0 && jitdump_partial_tail(c.jd, &tail))
+	if (ret > 0 && jitdump__partial_tail(c.jd, &tail))
 		pr_warning("jit: %s is truncated at offset %" PRIu64 " (the JIT was killed or is still writing); "
 			   "using the %" PRIu64 " complete records before it\n", path, tail, c.nr_records);
 
@@ -784,7 +784,7 @@ static int open_dump(struct jit_inject *ji, const union perf_event *ev, const st
 			qsort(ji->pend + ji->pend_pos, ji->nr_pend - ji->pend_pos, sizeof(*ji->pend), cmp_pending);
 	}
 	close(c.dirfd);
-	jitdump_close(c.jd);
+	jitdump__close(c.jd);
 	free(dir);
 	return ret;
 }
@@ -1002,7 +1002,7 @@ int jit_inject__process(struct jit_inject *ji, union perf_event *ev)
 
 static void cache_elf(const struct jit_elf *e)
 {
-	char *root = build_id_cache__root();
+	char *root = bidcache__default_root();
 	char bid[41];
 
 	if (bidcache__add(root, e->path, bid) < 0)

@@ -45,7 +45,7 @@ static uint64_t get64(const struct jitdump *jd, const void *p)
 	return jd->swap ? __builtin_bswap64(v) : v;
 }
 
-const char *jitdump_strerror(int err)
+const char *jitdump__strerror(int err)
 {
 	switch (err) {
 	case JITDUMP_OK: return "success";
@@ -60,7 +60,7 @@ const char *jitdump_strerror(int err)
 	return "unknown error";
 }
 
-int jitdump_open(const char *path, struct jitdump **out)
+int jitdump__open(const char *path, struct jitdump **out)
 {
 	struct jitdump *jd;
 	struct stat st;
@@ -133,11 +133,11 @@ int jitdump_open(const char *path, struct jitdump **out)
 	*out = jd;
 	return JITDUMP_OK;
 fail:
-	jitdump_close(jd);
+	jitdump__close(jd);
 	return err;
 }
 
-void jitdump_close(struct jitdump *jd)
+void jitdump__close(struct jitdump *jd)
 {
 	if (!jd)
 		return;
@@ -145,35 +145,35 @@ void jitdump_close(struct jitdump *jd)
 	free(jd);
 }
 
-const struct jitdump_file_header *jitdump_header(const struct jitdump *jd)
+const struct jitdump_file_header *jitdump__header(const struct jitdump *jd)
 {
 	return &jd->hdr;
 }
 
-bool jitdump_needs_swap(const struct jitdump *jd)
+bool jitdump__needs_swap(const struct jitdump *jd)
 {
 	return jd->swap;
 }
 
-uint64_t jitdump_file_size(const struct jitdump *jd)
+uint64_t jitdump__file_size(const struct jitdump *jd)
 {
 	return jd->size;
 }
 
-void jitdump_rewind(struct jitdump *jd)
+void jitdump__rewind(struct jitdump *jd)
 {
 	jd->pos = jd->first;
 	jd->at_end = jd->partial = false;
 }
 
-bool jitdump_partial_tail(const struct jitdump *jd, uint64_t *offset)
+bool jitdump__partial_tail(const struct jitdump *jd, uint64_t *offset)
 {
 	if (jd->partial && offset)
 		*offset = jd->partial_offset;
 	return jd->partial;
 }
 
-const char *jitdump_record_error(const struct jitdump *jd)
+const char *jitdump__record_error(const struct jitdump *jd)
 {
 	return jd->errbuf;
 }
@@ -324,7 +324,7 @@ static int decode_inline(struct jitdump *jd, struct jitdump_record *r, const uns
 	return JITDUMP_OK;
 }
 
-int jitdump_next(struct jitdump *jd, struct jitdump_record *rec)
+int jitdump__next(struct jitdump *jd, struct jitdump_record *rec)
 {
 	const unsigned char *p;
 	uint64_t left;
@@ -372,13 +372,13 @@ int jitdump_next(struct jitdump *jd, struct jitdump_record *rec)
 	}
 }
 
-int jitdump_for_each(struct jitdump *jd, int (*cb)(const struct jitdump_record *rec, void *arg),
+int jitdump__for_each(struct jitdump *jd, int (*cb)(const struct jitdump_record *rec, void *arg),
 		     void *arg)
 {
 	struct jitdump_record rec;
 	int r, first_err = 0;
 
-	while ((r = jitdump_next(jd, &rec)) != 0) {
+	while ((r = jitdump__next(jd, &rec)) != 0) {
 		if (r < 0) {
 			if (!first_err)
 				first_err = r;
@@ -391,7 +391,7 @@ int jitdump_for_each(struct jitdump *jd, int (*cb)(const struct jitdump_record *
 	return first_err;
 }
 
-void jitdump_cursor_init(struct jitdump_cursor *c, const struct jitdump *jd,
+void jitdump_cursor__init(struct jitdump_cursor *c, const struct jitdump *jd,
 			 const struct jitdump_record *rec)
 {
 	c->jd = jd;
@@ -408,7 +408,7 @@ void jitdump_cursor_init(struct jitdump_cursor *c, const struct jitdump *jd,
 	}
 }
 
-int jitdump_debug_line_next(struct jitdump_cursor *c, struct jitdump_debug_line *line)
+int jitdump_cursor__next_debug_line(struct jitdump_cursor *c, struct jitdump_debug_line *line)
 {
 	if (!c->left || c->rec->id != JIT_CODE_DEBUG_INFO)
 		return 0;
@@ -421,7 +421,7 @@ int jitdump_debug_line_next(struct jitdump_cursor *c, struct jitdump_debug_line 
 	return 1;
 }
 
-int jitdump_inline_pc_next(struct jitdump_cursor *c, uint64_t *addr, uint32_t *nr_frame,
+int jitdump_cursor__next_inline_pc(struct jitdump_cursor *c, uint64_t *addr, uint32_t *nr_frame,
 			   struct jitdump_frame *frames, uint32_t max)
 {
 	const char *strtab;

@@ -161,7 +161,7 @@ struct jitdump_frame {
 	int32_t bci;
 };
 
-/* One decoded record. Pointers point into the mapping, valid until jitdump_close(). */
+/* One decoded record. Pointers point into the mapping, valid until jitdump__close(). */
 struct jitdump_record {
 	uint32_t id;
 	uint32_t size;
@@ -181,7 +181,7 @@ struct jitdump_record {
 		} move;
 		struct {
 			uint64_t code_addr, nr_entry;
-			const void *entries;   /* walk with jitdump_debug_line_next() */
+			const void *entries;   /* walk with jitdump_cursor__next_debug_line() */
 		} debug;
 		struct {
 			uint64_t unwinding_size, eh_frame_hdr_size, mapped_size;
@@ -190,7 +190,7 @@ struct jitdump_record {
 		struct {
 			uint64_t code_addr;
 			uint32_t nr_pc;
-			const void *pcs;       /* walk with jitdump_inline_pc_next() */
+			const void *pcs;       /* walk with jitdump_cursor__next_inline_pc() */
 			const char *strtab;
 			uint32_t strtab_size;
 		} inl;
@@ -209,45 +209,45 @@ struct jitdump_cursor {
  * Opens and validates the header. Returns JITDUMP_OK and *out, or a negative
  * enum jitdump_error (errno is kept for JITDUMP_ERR_IO).
  */
-int jitdump_open(const char *path, struct jitdump **out);
-void jitdump_close(struct jitdump *jd);
-const char *jitdump_strerror(int err);
+int jitdump__open(const char *path, struct jitdump **out);
+void jitdump__close(struct jitdump *jd);
+const char *jitdump__strerror(int err);
 
 /* Header fields in host byte order. */
-const struct jitdump_file_header *jitdump_header(const struct jitdump *jd);
-bool jitdump_needs_swap(const struct jitdump *jd);
-uint64_t jitdump_file_size(const struct jitdump *jd);
+const struct jitdump_file_header *jitdump__header(const struct jitdump *jd);
+bool jitdump__needs_swap(const struct jitdump *jd);
+uint64_t jitdump__file_size(const struct jitdump *jd);
 
 /*
  * Next record: 1 = *rec filled, 0 = end of the records, JITDUMP_ERR_RECORD =
  * the record at rec->offset is complete but malformed (a later call goes on
  * with the record after it when its size is sane, else ends).
  */
-int jitdump_next(struct jitdump *jd, struct jitdump_record *rec);
+int jitdump__next(struct jitdump *jd, struct jitdump_record *rec);
 /* Back to the first record. */
-void jitdump_rewind(struct jitdump *jd);
+void jitdump__rewind(struct jitdump *jd);
 
 /*
- * After jitdump_next() returned 0: true if the file ends in an incomplete
+ * After jitdump__next() returned 0: true if the file ends in an incomplete
  * record (a writer killed mid-write, or still writing); *offset = where it starts.
  */
-bool jitdump_partial_tail(const struct jitdump *jd, uint64_t *offset);
+bool jitdump__partial_tail(const struct jitdump *jd, uint64_t *offset);
 /* Why the last JITDUMP_ERR_RECORD happened, for messages. */
-const char *jitdump_record_error(const struct jitdump *jd);
+const char *jitdump__record_error(const struct jitdump *jd);
 
 /* Calls cb for each good record; stops when cb returns non-zero (returned). */
-int jitdump_for_each(struct jitdump *jd, int (*cb)(const struct jitdump_record *rec, void *arg),
+int jitdump__for_each(struct jitdump *jd, int (*cb)(const struct jitdump_record *rec, void *arg),
 		     void *arg);
 
-void jitdump_cursor_init(struct jitdump_cursor *c, const struct jitdump *jd,
+void jitdump_cursor__init(struct jitdump_cursor *c, const struct jitdump *jd,
 			 const struct jitdump_record *rec);
-/* DEBUG_INFO entries: 1 = *line filled, 0 = done. Entries were checked by jitdump_next(). */
-int jitdump_debug_line_next(struct jitdump_cursor *c, struct jitdump_debug_line *line);
+/* DEBUG_INFO entries: 1 = *line filled, 0 = done. Entries were checked by jitdump__next(). */
+int jitdump_cursor__next_debug_line(struct jitdump_cursor *c, struct jitdump_debug_line *line);
 /*
  * INLINE_INFO pcs: 1 = addr, nr_frame filled and frames (at most max of them)
  * filled, 0 = done.
  */
-int jitdump_inline_pc_next(struct jitdump_cursor *c, uint64_t *addr, uint32_t *nr_frame,
+int jitdump_cursor__next_inline_pc(struct jitdump_cursor *c, uint64_t *addr, uint32_t *nr_frame,
 			   struct jitdump_frame *frames, uint32_t max);
 
 #endif

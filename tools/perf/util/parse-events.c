@@ -49,7 +49,7 @@ const struct event_symbol *event_symbols__table(size_t *nr)
 	return event_symbols;
 }
 
-const char *event_symbol_name(uint32_t type, uint64_t config)
+const char *event_symbol__name(uint32_t type, uint64_t config)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(event_symbols); i++)
 		if (event_symbols[i].type == type && event_symbols[i].config == config)
@@ -101,7 +101,7 @@ static int apply_modifiers(struct perf_event_attr *attr, const char *mod)
 	return 0;
 }
 
-char *event_name_with_modifiers(const char *base, const struct perf_event_attr *attr)
+char *event_name__with_modifiers(const char *base, const struct perf_event_attr *attr)
 {
 	char mod[16];
 	size_t n = 0;

@@ -37,13 +37,13 @@ struct event_symbol {
 const struct event_symbol *event_symbols__table(size_t *nr);
 
 /* "cpu-clock", "cycles", ... for a HARDWARE/SOFTWARE type/config, or NULL */
-const char *event_symbol_name(uint32_t type, uint64_t config);
+const char *event_symbol__name(uint32_t type, uint64_t config);
 
 /*
  * perf's display name of an event: the symbolic name plus the modifiers its
  * exclude_* / precise_ip bits imply ("cpu-clock:uH", "cpu-clock:ppp").
  */
-char *event_name_with_modifiers(const char *base, const struct perf_event_attr *attr);
+char *event_name__with_modifiers(const char *base, const struct perf_event_attr *attr);
 
 void parsed_event__exit(struct parsed_event *ev);
 

@@ -34,7 +34,7 @@ int record_opts__parse_freq(struct record_opts *opts, const char *arg, int unset
 	uint64_t v;
 
 	if (arg && !strcmp(arg, "max")) {
-		v = perf_event_max_sample_rate();
+		v = perf_event__max_sample_rate();
 		if (!v)
 			v = RECORD_DEFAULT_FREQ;
 	} else if (parse_uint(arg, &v) || v == 0 || v > UINT32_MAX) {
@@ -183,7 +183,7 @@ int record_opts__parse_callgraph(struct record_opts *opts, const char *arg, int 
 	return ret;
 }
 
-unsigned perf_event_max_sample_rate(void)
+unsigned perf_event__max_sample_rate(void)
 {
 	char *s = read_file("/proc/sys/kernel/perf_event_max_sample_rate", NULL);
 	unsigned v = 0;
@@ -201,7 +201,7 @@ void record_opts__limit_freq(struct record_opts *opts)
 
 	if (opts->user_period)
 		return;
-	max = perf_event_max_sample_rate();
+	max = perf_event__max_sample_rate();
 	if (max && opts->freq > max) {
 		if (!quiet)
 			fprintf(stderr,

@@ -28,6 +28,6 @@ int record_opts__parse_comp_level(struct record_opts *opts, const char *arg, int
 void record_opts__limit_freq(struct record_opts *opts);
 
 /* /proc/sys/kernel/perf_event_max_sample_rate, 0 if unknown */
-unsigned perf_event_max_sample_rate(void);
+unsigned perf_event__max_sample_rate(void);
 
 #endif

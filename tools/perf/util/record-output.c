@@ -146,32 +146,32 @@ int record_output__synthesize(struct record_output *o, pid_t child, const pid_t 
 	struct synth_target t = {
 		.process = record_output__synth,
 		.arg = o,
-		.id_hdr_size = sample_id_hdr_size(evlist__sample_type(o->evlist)),
+		.id_hdr_size = sample_id_hdr__size(evlist__sample_type(o->evlist)),
 	};
 	int ret;
 
-	ret = synthesize_id_index(&t, o->evlist);
+	ret = perf_event__synthesize_id_index(&t, o->evlist);
 	if (!ret)
-		ret = synthesize_kernel_mmap(&t);
+		ret = perf_event__synthesize_kernel_mmap(&t);
 	if (!ret)
-		ret = synthesize_thread_map(&t, o->evlist);
+		ret = perf_event__synthesize_thread_map(&t, o->evlist);
 	if (!ret)
-		ret = synthesize_cpu_map(&t, o->evlist);
+		ret = perf_event__synthesize_cpu_map(&t, o->evlist);
 	if (!ret)
-		ret = synthesize_bpf_events(&t);
+		ret = perf_event__synthesize_bpf_events(&t);
 	for (size_t i = 0; i < o->evlist->nr; i++)
 		t.namespaces |= o->evlist->entries[i].attr.namespaces;
 	if (!ret && child > 0)
-		ret = synthesize_comm(&t, child, child, "perf-exec", false);
+		ret = perf_event__synthesize_comm(&t, child, child, "perf-exec", false);
 	if (!ret && child > 0)
 		ret = synthesize_namespaces(&t, child, child);
 	if (!ret && system_wide)
-		ret = synthesize_all_threads(&t);
+		ret = perf_event__synthesize_all_threads(&t);
 	else
 		for (int i = 0; i < nr_pids && !ret; i++)
-			ret = synthesize_thread(&t, pids[i]);
+			ret = perf_event__synthesize_thread(&t, pids[i]);
 	if (!ret)
-		ret = synthesize_empty(&t, PERF_RECORD_FINISHED_INIT);
+		ret = perf_event__synthesize_empty(&t, PERF_RECORD_FINISHED_INIT);
 	return ret;
 }
 
@@ -301,7 +301,7 @@ void record_output__read_lost_samples(struct record_output *o)
 
 	for (size_t i = 0; i < el->nr; i++) {
 		struct evsel *e = &el->entries[i];
-		unsigned id_hdr = sample_id_hdr_size(e->attr.sample_type);
+		unsigned id_hdr = sample_id_hdr__size(e->attr.sample_type);
 
 		if (!(e->attr.read_format & PERF_FORMAT_LOST))
 			continue;

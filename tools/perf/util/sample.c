@@ -7,7 +7,7 @@ static unsigned popcount64(uint64_t v)
 	return __builtin_popcountll(v);
 }
 
-unsigned int sample_id_hdr_size(uint64_t t)
+unsigned int sample_id_hdr__size(uint64_t t)
 {
 	unsigned n = 0;
 
@@ -63,7 +63,7 @@ static int take_u32x2(struct cursor *c, uint32_t *a, uint32_t *b)
 
 static int parse_id_hdr(uint64_t t, const union perf_event *ev, struct perf_sample *s)
 {
-	unsigned sz = sample_id_hdr_size(t);
+	unsigned sz = sample_id_hdr__size(t);
 	struct cursor c;
 
 	if (ev->header.size < sizeof(ev->header) + sz)

@@ -37,7 +37,7 @@ struct perf_sample {
 };
 
 /* Size of the sample_id trailer that sample_type implies (sample_id_all). */
-unsigned int sample_id_hdr_size(uint64_t sample_type);
+unsigned int sample_id_hdr__size(uint64_t sample_type);
 
 /*
  * Decodes a SAMPLE (type 9) against its attr, or the sample_id trailer of

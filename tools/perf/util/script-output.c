@@ -69,7 +69,7 @@ void script_output__exit(struct script_output *o)
 	o->stop_bt.nr = 0;
 }
 
-enum script_type script_type_of(const struct evsel *evsel)
+enum script_type evsel__script_type(const struct evsel *evsel)
 {
 	switch (evsel->attr.type) {
 	case PERF_TYPE_HARDWARE: return ST_HW;
@@ -190,7 +190,7 @@ static const uint64_t unsupported = SF(IREGS) | SF(UREGS) | SF(DATA_SRC) | SF(WE
 
 static int check_evsel(struct script_output *o, const struct evsel *evsel)
 {
-	enum script_type t = script_type_of(evsel);
+	enum script_type t = evsel__script_type(evsel);
 	uint64_t *f = &o->fields[t], st = evsel->attr.sample_type;
 
 	for (size_t i = 0; i < ARRAY_SIZE(needs); i++) {
@@ -240,7 +240,7 @@ int script_output__setup(struct script_output *o, struct perf_session *s)
 
 	for (size_t i = 0; i < s->nr_evsels; i++) {
 		int len = (int)strlen(s->evsels[i].name);
-		enum script_type t = script_type_of(&s->evsels[i]);
+		enum script_type t = evsel__script_type(&s->evsels[i]);
 
 		if (len > o->name_width)
 			o->name_width = len;
@@ -257,7 +257,7 @@ int script_output__setup(struct script_output *o, struct perf_session *s)
 
 static uint64_t fields_of(const struct script_output *o, const struct evsel *evsel)
 {
-	return o->fields[script_type_of(evsel)];
+	return o->fields[evsel__script_type(evsel)];
 }
 
 /* perf's one-letter marks of header.misc (the misc field) */
@@ -668,7 +668,7 @@ void script_output__event(struct script_output *o, FILE *f, struct perf_session 
 	if (type == PERF_RECORD_NAMESPACES && !(o->show & SHOW_NAMESPACE))
 		return;
 	if (type == PERF_RECORD_FINISHED_ROUND || !sample) {
-		fprintf(f, "PERF_RECORD_%s", perf_record_type_name(type));
+		fprintf(f, "PERF_RECORD_%s", perf_record_type__name(type));
 		print_record(f, ev);
 		return;
 	}
@@ -704,6 +704,6 @@ void script_output__event(struct script_output *o, FILE *f, struct perf_session 
 	}
 	thread = machine__findnew_thread(&s->machine, pid, tid);
 	print_start(o, f, fields, chain, thread, sample, type, ev->header.misc);
-	fprintf(f, "PERF_RECORD_%s", perf_record_type_name(type));
+	fprintf(f, "PERF_RECORD_%s", perf_record_type__name(type));
 	print_record(f, ev);
 }

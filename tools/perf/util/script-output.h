@@ -73,7 +73,7 @@ int script_output__parse_fields(struct script_output *o, const char *arg);
  */
 int script_output__setup(struct script_output *o, struct perf_session *s);
 
-enum script_type script_type_of(const struct evsel *evsel);
+enum script_type evsel__script_type(const struct evsel *evsel);
 
 /*
  * Resolves a sample's address (and its call chain when it will be printed)

@@ -71,7 +71,7 @@ static void cache_file(struct sdt_pid_ctx *c, const char *name, const char *fdpa
 {
 	uint8_t id[BUILD_ID_MAX];
 	int n = build_id__parse(bid, id, sizeof(id));
-	char *orig = n > 0 ? build_id_cache__origname(c->cache_root, id, (size_t)n) : NULL, *file;
+	char *orig = n > 0 ? bidcache__origname(c->cache_root, id, (size_t)n) : NULL, *file;
 	struct probe_cache pc = { 0 };
 
 	if (n <= 0 || orig) {

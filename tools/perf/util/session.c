@@ -82,8 +82,8 @@ static void session__sync_evsels(struct perf_session *s)
 		memset(e, 0, sizeof(*e));
 		e->attr = r->attrs[i].attr;
 		e->idx = i;
-		e->id_hdr_size = e->attr.sample_id_all ? sample_id_hdr_size(e->attr.sample_type) : 0;
-		e->name = r->attrs[i].name ? xstrdup(r->attrs[i].name) : evsel_name_from_attr(&e->attr);
+		e->id_hdr_size = e->attr.sample_id_all ? sample_id_hdr__size(e->attr.sample_type) : 0;
+		e->name = r->attrs[i].name ? xstrdup(r->attrs[i].name) : evsel_name__from_attr(&e->attr);
 		for (uint32_t k = 0; k < r->attrs[i].nr_ids; k++)
 			id_map__add(ids, r->attrs[i].ids[k], i);
 	}
@@ -245,7 +245,7 @@ static int deliver(struct perf_session *s, struct perf_tool *tool, union perf_ev
 
 	if (!evsel || perf_sample__parse(&evsel->attr, ev, &sample) < 0) {
 		pr_warning("Warning: skipping a %s record too short for its sample format\n",
-			   perf_record_type_name(ev->header.type));
+			   perf_record_type__name(ev->header.type));
 		return 0;
 	}
 	if (ev->header.type == PERF_RECORD_SAMPLE) {

@@ -177,8 +177,8 @@ void symtab__exit(struct symtab *t)
 char *symbol__demangle(const char *name)
 {
 	if (name[0] == '_' && name[1] == 'Z')
-		return cxx_demangle(name);
+		return cxx_name__demangle(name);
 	if (name[0] == 'L')
-		return java_demangle(name);
+		return java_name__demangle(name);
 	return NULL;
 }

@@ -39,14 +39,14 @@ void symtab__exit(struct symtab *t);
  * become "com.example.Foo.hot(int)" like perf report shows them. Returns a
  * malloc'ed string or NULL when name is not in that form.
  */
-char *java_demangle(const char *name);
+char *java_name__demangle(const char *name);
 
 /*
  * Itanium C++ names ("_ZN2ns3Foo3hotEiPKc") as perf 6.1 shows them:
  * "ns::Foo::hot" (no parameters, return type or clone suffix, like
  * `c++filt -p`). malloc'ed, or NULL when not mangled / no demangler.
  */
-char *cxx_demangle(const char *name);
+char *cxx_name__demangle(const char *name);
 
 /* The display form of a symbol-table name: C++ then Java demangling;
  * malloc'ed, or NULL to use the name as is. */

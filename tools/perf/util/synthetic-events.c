@@ -58,7 +58,7 @@ uint64_t kallsyms__symbol_address(const char *name)
 	return addr;
 }
 
-int synthesize_kernel_mmap(const struct synth_target *t)
+int perf_event__synthesize_kernel_mmap(const struct synth_target *t)
 {
 	uint64_t text = kallsyms__symbol_address("_text");
 	uint64_t etext = kallsyms__symbol_address("_etext");
@@ -82,7 +82,7 @@ int synthesize_kernel_mmap(const struct synth_target *t)
 	return emit(t, buf, body);
 }
 
-int synthesize_comm(const struct synth_target *t, pid_t pid, pid_t tid, const char *comm, bool exec)
+int perf_event__synthesize_comm(const struct synth_target *t, pid_t pid, pid_t tid, const char *comm, bool exec)
 {
 	unsigned char buf[128] __attribute__((aligned(8)));
 	struct perf_record_comm *ev = (void *)buf;
@@ -207,7 +207,7 @@ static int synthesize_mmaps(const struct synth_target *t, pid_t pid)
 	return ret;
 }
 
-int synthesize_thread(const struct synth_target *t, pid_t pid)
+int perf_event__synthesize_thread(const struct synth_target *t, pid_t pid)
 {
 	int nr = 0, ret = 0;
 	pid_t *tids = thread_list__from_pid(pid, &nr);
@@ -219,7 +219,7 @@ int synthesize_thread(const struct synth_target *t, pid_t pid)
 
 		if (!comm)
 			continue;
-		ret = synthesize_comm(t, pid, tids[i], comm, false);
+		ret = perf_event__synthesize_comm(t, pid, tids[i], comm, false);
 		if (!ret && tids[i] != pid)
 			ret = synthesize_fork(t, pid, tids[i]);
 		if (!ret)
@@ -232,7 +232,7 @@ int synthesize_thread(const struct synth_target *t, pid_t pid)
 	return ret;
 }
 
-int synthesize_all_threads(const struct synth_target *t)
+int perf_event__synthesize_all_threads(const struct synth_target *t)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *de;
@@ -248,13 +248,13 @@ int synthesize_all_threads(const struct synth_target *t)
 
 		if (*end || end == de->d_name)
 			continue;
-		ret = synthesize_thread(t, (pid_t)pid);
+		ret = perf_event__synthesize_thread(t, (pid_t)pid);
 	}
 	closedir(d);
 	return ret;
 }
 
-int synthesize_id_index(const struct synth_target *t, const struct evlist *el)
+int perf_event__synthesize_id_index(const struct synth_target *t, const struct evlist *el)
 {
 	size_t n = 0, k = 0, size;
 	struct perf_record_id_index *ev;
@@ -293,7 +293,7 @@ int synthesize_id_index(const struct synth_target *t, const struct evlist *el)
 	return ret;
 }
 
-int synthesize_thread_map(const struct synth_target *t, const struct evlist *el)
+int perf_event__synthesize_thread_map(const struct synth_target *t, const struct evlist *el)
 {
 	size_t size = sizeof(struct perf_event_header) + 8 + (size_t)el->nr_threads * 24;
 	unsigned char *buf;
@@ -324,7 +324,7 @@ int synthesize_thread_map(const struct synth_target *t, const struct evlist *el)
 	return ret;
 }
 
-int synthesize_cpu_map(const struct synth_target *t, const struct evlist *el)
+int perf_event__synthesize_cpu_map(const struct synth_target *t, const struct evlist *el)
 {
 	const struct cpu_map *cm = el->cpus;
 	bool range = cm->nr > 0 && cm->cpus[0] >= 0;
@@ -360,7 +360,7 @@ int synthesize_cpu_map(const struct synth_target *t, const struct evlist *el)
 	return ret;
 }
 
-int synthesize_empty(const struct synth_target *t, uint32_t type)
+int perf_event__synthesize_empty(const struct synth_target *t, uint32_t type)
 {
 	struct perf_event_header h = { .type = type, .misc = 0, .size = sizeof(h) };
 
@@ -436,7 +436,7 @@ static int synthesize_bpf_prog(const struct synth_target *t, int fd)
 	return emit(t, buf, sizeof(*ev));
 }
 
-int synthesize_bpf_events(const struct synth_target *t)
+int perf_event__synthesize_bpf_events(const struct synth_target *t)
 {
 	union bpf_attr attr;
 	uint32_t id = 0;

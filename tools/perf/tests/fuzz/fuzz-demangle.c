@@ -14,12 +14,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *name = fuzz_strndup(data, size);
 	char *out;
 
-	out = java_demangle(name);
+	out = java_name__demangle(name);
 	if (out) {
 		sink += strlen(out);
 		free(out);
 	}
-	out = cxx_demangle(name);
+	out = cxx_name__demangle(name);
 	if (out) {
 		sink += strlen(out);
 		free(out);

@@ -30,13 +30,13 @@ static void walk(struct jitdump *jd, const struct jitdump_record *rec)
 			sink += ((const unsigned char *)rec->load.code)[rec->load.code_size - 1];
 		break;
 	case JIT_CODE_DEBUG_INFO:
-		jitdump_cursor_init(&c, jd, rec);
-		while (jitdump_debug_line_next(&c, &line) == 1)
+		jitdump_cursor__init(&c, jd, rec);
+		while (jitdump_cursor__next_debug_line(&c, &line) == 1)
 			touch(line.file);
 		break;
 	case JIT_CODE_INLINE_INFO:
-		jitdump_cursor_init(&c, jd, rec);
-		while (jitdump_inline_pc_next(&c, &addr, &nr, frames, 8) == 1)
+		jitdump_cursor__init(&c, jd, rec);
+		while (jitdump_cursor__next_inline_pc(&c, &addr, &nr, frames, 8) == 1)
 			for (uint32_t i = 0; i < nr && i < 8; i++) {
 				touch(frames[i].name);
 				touch(frames[i].file);
@@ -58,28 +58,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int ret, guard = 0;
 
 	fuzz_file__open(&f, data, size);
-	ret = jitdump_open(f.path, &jd);
+	ret = jitdump__open(f.path, &jd);
 	if (ret != JITDUMP_OK) {
-		touch(jitdump_strerror(ret));
+		touch(jitdump__strerror(ret));
 		fuzz_file__close(&f);
 		return 0;
 	}
-	sink += jitdump_header(jd)->pid + jitdump_needs_swap(jd) + jitdump_file_size(jd);
+	sink += jitdump__header(jd)->pid + jitdump__needs_swap(jd) + jitdump__file_size(jd);
 	/* a reader must always make progress; 1e6 records cannot fit in max_len */
-	while ((ret = jitdump_next(jd, &rec)) != 0 && guard++ < 1000000) {
+	while ((ret = jitdump__next(jd, &rec)) != 0 && guard++ < 1000000) {
 		if (ret == 1)
 			walk(jd, &rec);
 		else
-			touch(jitdump_record_error(jd));
+			touch(jitdump__record_error(jd));
 	}
 	if (guard >= 1000000)
 		abort();
-	if (jitdump_partial_tail(jd, &off))
+	if (jitdump__partial_tail(jd, &off))
 		sink += off;
-	jitdump_rewind(jd);
-	if (jitdump_next(jd, &rec) == 1)
+	jitdump__rewind(jd);
+	if (jitdump__next(jd, &rec) == 1)
 		sink += rec.size;
-	jitdump_close(jd);
+	jitdump__close(jd);
 	fuzz_file__close(&f);
 	return 0;
 }
