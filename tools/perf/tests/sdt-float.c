@@ -19,12 +19,7 @@ static const char fp_format[] =
 	"name: mem\n"
 	"ID: 3001\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
-	"\tfield:unsigned long __probe_ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+	UPROBE_FORMAT_HEAD
 	"\tfield:u64 arg1;\toffset:16;\tsize:8;\tsigned:0;\n"
 	"\tfield:u32 arg2;\toffset:24;\tsize:4;\tsigned:0;\n"
 	"\n"

@@ -43,4 +43,13 @@ struct test_suite {
 /* A scratch directory for the running test (created by the runner). */
 const char *test_tmpdir(void);
 
+/* The fields every uprobe's tracefs format starts with, as the kernel writes them. */
+#define UPROBE_FORMAT_HEAD \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n" \
+	"\n" \
+	"\tfield:unsigned long __probe_ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+
 #endif

@@ -16,12 +16,7 @@ static const char spec_format[] =
 	"name: getattr\n"
 	"ID: 2330\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
-	"\tfield:unsigned long __probe_ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+	UPROBE_FORMAT_HEAD
 	"\tfield:u64 obj;\toffset:16;\tsize:8;\tsigned:0;\n"
 	"\tfield:u64 name;\toffset:24;\tsize:8;\tsigned:0;\n"
 	"\tfield:__data_loc char[] comm;\toffset:32;\tsize:4;\tsigned:1;\n"
