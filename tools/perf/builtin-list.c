@@ -18,8 +18,8 @@
 #include "util/parse-events.h"
 #include "util/parse-options.h"
 #include "util/sdt-cache.h"
-#include "util/tracefs.h"
 #include "util/strbuf.h"
+#include "util/tracefs.h"
 #include "util/util.h"
 
 struct list_filter {

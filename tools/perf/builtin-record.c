@@ -24,8 +24,8 @@
 #include "util/record-opts.h"
 #include "util/record-output.h"
 #include "util/sdt-record.h"
-#include "util/target.h"
 #include "util/strbuf.h"
+#include "util/target.h"
 #include "util/util.h"
 #include "util/workload.h"
 

@@ -22,8 +22,8 @@
 #include "dso.h"
 #include "probe-cache.h"
 #include "sdt.h"
-#include "symbol-elf.h"
 #include "strbuf.h"
+#include "symbol-elf.h"
 #include "util.h"
 
 char *bidcache__root(const char *dir)

@@ -20,8 +20,8 @@
 #include "debuginfod.h"
 #include "dso.h"
 #include "parse-options.h"
-#include "symbol-elf.h"
 #include "strbuf.h"
+#include "symbol-elf.h"
 #include "util.h"
 
 struct asked {

@@ -11,8 +11,8 @@
 #include <unistd.h>
 #include "debug.h"
 #include "evlist.h"
-#include "trace-event.h"
 #include "strbuf.h"
+#include "trace-event.h"
 #include "util.h"
 
 /* perf 6.1 files carry 128-byte attrs (PERF_ATTR_SIZE_VER7) */

@@ -22,9 +22,9 @@
 #include "probe-finder.h"
 #include "dwarf-lines.h"
 #include "dwarf-loc.h"
+#include "strbuf.h"
 #include "symbol-elf.h"
 #include "util.h"
-#include "strbuf.h"
 #include "x86-regs.h"
 
 /* x86-64 DWARF register numbers to uprobe register names */

@@ -6,8 +6,8 @@
 #include "debug.h"
 #include "dso.h"
 #include "script-filter.h"
-#include "symbol.h"
 #include "strbuf.h"
+#include "symbol.h"
 #include "util.h"
 
 void script_filter__exit(struct script_filter *sf)

@@ -17,8 +17,8 @@
 #include "sdt-cache.h"
 #include "sdt-pid.h"
 #include "sdt-record.h"
-#include "tracefs.h"
 #include "strbuf.h"
+#include "tracefs.h"
 #include "util.h"
 
 void sdt_strv__free(char **v, size_t n)
