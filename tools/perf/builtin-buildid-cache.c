@@ -14,11 +14,12 @@
 #include "util/debuginfod.h"
 #include "util/parse-options.h"
 #include "util/sdt-pid.h"
+#include "util/strbuf.h"
 #include "util/util.h"
 
 struct name_list {
 	char **v;
-	size_t nr;
+	size_t nr, cap;
 };
 
 /* each use adds its comma-separated files */
@@ -31,8 +32,7 @@ static int add_names(const struct option *opt, const char *arg, int unset)
 		return 0;
 	copy = xstrdup(arg);
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		l->v = xrealloc(l->v, (l->nr + 1) * sizeof(*l->v));
-		l->v[l->nr++] = xstrdup(t);
+		*ARRAY_PUSH(l->v, l->nr, l->cap) = xstrdup(t);
 	}
 	free(copy);
 	return 0;

@@ -14,6 +14,7 @@
 #include "util/header.h"
 #include "util/parse-options.h"
 #include "util/session.h"
+#include "util/strbuf.h"
 #include "util/util.h"
 
 struct bid_list {
@@ -90,7 +91,7 @@ static void bid_list__print(const struct bid_list *l)
 struct hits {
 	struct perf_tool tool;
 	struct dso **order;
-	size_t nr;
+	size_t nr, cap;
 };
 
 static int mark_hit(struct perf_tool *tool, struct perf_session *s, union perf_event *ev,
@@ -129,8 +130,7 @@ static int note_map(struct perf_tool *tool, struct perf_session *s, union perf_e
 	for (size_t i = 0; i < h->nr; i++)
 		if (h->order[i] == map->dso)
 			return 0;
-	h->order = xrealloc(h->order, (h->nr + 1) * sizeof(*h->order));
-	h->order[h->nr++] = map->dso;
+	*ARRAY_PUSH(h->order, h->nr, h->cap) = map->dso;
 	return 0;
 }
 

@@ -18,6 +18,7 @@
 #include "util/parse-events.h"
 #include "util/parse-options.h"
 #include "util/sdt-cache.h"
+#include "util/strbuf.h"
 #include "util/tracefs.h"
 #include "util/util.h"
 
@@ -89,7 +90,7 @@ static const char *const tool_events[] = { "duration_time", "user_time", "system
 struct tp_list {
 	const struct list_filter *f;
 	char **names;
-	size_t n;
+	size_t n, cap;
 };
 
 static int collect_tracepoint(const char *sys, const char *event, void *arg)
@@ -103,8 +104,7 @@ static int collect_tracepoint(const char *sys, const char *event, void *arg)
 		if (!f->name_glob && (fnmatch(f->sys_glob, sys, 0) || fnmatch(f->event_glob, event, 0)))
 			return 0;
 	}
-	l->names = xrealloc(l->names, (l->n + 1) * sizeof(*l->names));
-	l->names[l->n++] = xasprintf("%s:%s", sys, event);
+	*ARRAY_PUSH(l->names, l->n, l->cap) = xasprintf("%s:%s", sys, event);
 	return 0;
 }
 
@@ -156,8 +156,7 @@ static int collect_sdt(const char *provider, const char *name, void *arg)
 
 	if (!f || (f->name_glob ? !fnmatch(f->name_glob, name, 0)
 				: !fnmatch(f->sys_glob, sys, 0) && !fnmatch(f->event_glob, name, 0))) {
-		l->names = xrealloc(l->names, (l->n + 1) * sizeof(*l->names));
-		l->names[l->n++] = xasprintf("%s:%s", sys, name);
+		*ARRAY_PUSH(l->names, l->n, l->cap) = xasprintf("%s:%s", sys, name);
 	}
 	free(sys);
 	return 0;

@@ -29,7 +29,7 @@ struct probe_opts {
 	const char *line_range, *vars_at, *filter;
 	bool cache, dry_run, force, list, externs, funcs;
 	char **adds, **dels;
-	size_t nr_adds, nr_dels;
+	size_t nr_adds, nr_dels, cap_adds, cap_dels;
 };
 
 static int push_arg(const struct option *opt, const char *arg, int unset)
@@ -39,13 +39,10 @@ static int push_arg(const struct option *opt, const char *arg, int unset)
 
 	if (unset || !arg)
 		return 0;
-	if (del) {
-		o->dels = xrealloc(o->dels, (o->nr_dels + 1) * sizeof(char *));
-		o->dels[o->nr_dels++] = xstrdup(arg);
-	} else {
-		o->adds = xrealloc(o->adds, (o->nr_adds + 1) * sizeof(char *));
-		o->adds[o->nr_adds++] = xstrdup(arg);
-	}
+	if (del)
+		*ARRAY_PUSH(o->dels, o->nr_dels, o->cap_dels) = xstrdup(arg);
+	else
+		*ARRAY_PUSH(o->adds, o->nr_adds, o->cap_adds) = xstrdup(arg);
 	return 0;
 }
 
@@ -373,8 +370,7 @@ int cmd_probe(int argc, const char **argv)
 
 		for (int i = 0; i < argc; i++)
 			strbuf_addf(&def, "%s%s", i ? " " : "", argv[i]);
-		o.adds = xrealloc(o.adds, (o.nr_adds + 1) * sizeof(char *));
-		o.adds[o.nr_adds++] = strbuf_detach(&def, NULL);
+		*ARRAY_PUSH(o.adds, o.nr_adds, o.cap_adds) = strbuf_detach(&def, NULL);
 	}
 	if (o.target && (o.line_range || o.vars_at || o.nr_adds))
 		debuginfod__prepare_probe(&dbgd_opt, o.target, !o.line_range && !o.vars_at, o.adds, o.nr_adds);

@@ -24,6 +24,7 @@
 #include "util/record-opts.h"
 #include "util/record-output.h"
 #include "util/sdt-record.h"
+#include "util/strbuf.h"
 #include "util/target.h"
 #include "util/util.h"
 #include "util/workload.h"
@@ -34,7 +35,7 @@ struct record {
 	struct parsed_event *events;
 	size_t nr_events;
 	const char **event_strs;       /* -e as given: parsed once SDT probes exist */
-	size_t nr_event_strs;
+	size_t nr_event_strs, cap_event_strs;
 	struct sdt_record sdt;         /* uprobes we created for cached events */
 	const char *output;
 	const char *pid_list, *tid_list;
@@ -90,8 +91,7 @@ static int parse_event_option(const struct option *opt, const char *arg, int uns
 	struct record *rec = opt->value;
 
 	/* parsed after the options: an SDT event may need its probe made first */
-	rec->event_strs = xrealloc(rec->event_strs, (rec->nr_event_strs + 1) * sizeof(*rec->event_strs));
-	rec->event_strs[rec->nr_event_strs++] = arg;
+	*ARRAY_PUSH(rec->event_strs, rec->nr_event_strs, rec->cap_event_strs) = arg;
 	return 0;
 }
 

@@ -22,6 +22,7 @@
 #include "dso.h"
 #include "probe-cache.h"
 #include "sdt.h"
+#include "strbuf.h"
 #include "symbol-elf.h"
 #include "util.h"
 
@@ -490,7 +491,7 @@ int bidcache__purge(const char *root, const char *path,
 	DIR *d;
 	struct dirent *de;
 	char **bids = NULL;
-	size_t nb = 0;
+	size_t nb = 0, cap = 0;
 
 	/* a path whose file is gone can still be purged */
 	if (!realpath(path, abs))
@@ -506,8 +507,7 @@ int bidcache__purge(const char *root, const char *path,
 	d = fdopendir(fd);
 	while (d && (de = readdir(d)))
 		if (is_hex_name(de->d_name, 32, 40)) {
-			bids = xrealloc(bids, (nb + 1) * sizeof(*bids));
-			bids[nb++] = xstrdup(de->d_name);
+			*ARRAY_PUSH(bids, nb, cap) = xstrdup(de->d_name);
 		}
 	if (d)
 		closedir(d);
@@ -552,6 +552,7 @@ int bidcache__list(const char *root, bool validonly, struct bidcache_item **item
 	DIR *top = opendir(bdir);
 	struct dirent *de;
 	int nr = 0;
+	size_t cap = 0;
 
 	*items = NULL;
 	if (!top) {
@@ -587,9 +588,10 @@ int bidcache__list(const char *root, bool validonly, struct bidcache_item **item
 				free(orig);
 				continue;
 			}
-			*items = xrealloc(*items, (size_t)(nr + 1) * sizeof(**items));
-			memcpy((*items)[nr].bid, bid, sizeof(bid));
-			(*items)[nr++].path = orig;
+			struct bidcache_item *it = ARRAY_PUSH(*items, nr, cap);
+
+			memcpy(it->bid, bid, sizeof(bid));
+			it->path = orig;
 		}
 		if (d)
 			closedir(d);

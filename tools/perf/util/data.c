@@ -20,6 +20,7 @@
 #include "data.h"
 #include "header.h"
 #include "debug.h"
+#include "strbuf.h"
 #include "util.h"
 
 #define PERF_MAGIC        "PERFILE2"
@@ -155,8 +156,7 @@ static void add_reader_attr(struct perf_data_reader *r, const struct perf_event_
 {
 	struct perf_file_attr *a;
 
-	r->attrs = xrealloc(r->attrs, (r->nr_attrs + 1) * sizeof(*r->attrs));
-	a = &r->attrs[r->nr_attrs++];
+	a = ARRAY_PUSH(r->attrs, r->nr_attrs, r->cap_attrs);
 	memset(a, 0, sizeof(*a));
 	a->attr = *attr;
 	a->nr_ids = nr_ids;
@@ -889,8 +889,7 @@ int perf_data_writer__add_attr(struct perf_data_writer *w, const struct perf_eve
 		pr_err("%s: %zu ids do not fit a HEADER_ATTR record\n", w->path, nr_ids);
 		return -1;
 	}
-	w->attrs = xrealloc(w->attrs, (w->nr_attrs + 1) * sizeof(*w->attrs));
-	a = &w->attrs[w->nr_attrs++];
+	a = ARRAY_PUSH(w->attrs, w->nr_attrs, w->cap_attrs);
 	memset(a, 0, sizeof(*a));
 	memcpy(&a->attr, attr, MIN(sizeof(*attr), (size_t)ATTR_DISK_SIZE));
 	a->nr_ids = (uint32_t)nr_ids;

@@ -28,7 +28,7 @@ struct perf_data_reader {
 	uint64_t adds_features[4];     /* header bitmap (file mode); pipe mode: bits of HEADER_FEATUREs seen */
 
 	struct perf_file_attr *attrs;
-	size_t nr_attrs;
+	size_t nr_attrs, cap_attrs;
 	struct perf_feature_blob feat[HEADER_FEAT_BITS];
 
 	/* tracing data: feature 1 (file) or the payload of a HEADER_TRACING_DATA record (pipe) */
@@ -98,7 +98,7 @@ struct perf_data_writer {
 	char *path;
 	uint64_t data_offset, data_size;
 	struct perf_file_attr *attrs;
-	size_t nr_attrs;
+	size_t nr_attrs, cap_attrs;
 	struct perf_feature_blob feat[HEADER_FEAT_BITS];
 	bool attrs_written;
 	unsigned char *buf;

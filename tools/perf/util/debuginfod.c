@@ -20,6 +20,7 @@
 #include "debuginfod.h"
 #include "dso.h"
 #include "parse-options.h"
+#include "strbuf.h"
 #include "symbol-elf.h"
 #include "util.h"
 
@@ -34,7 +35,7 @@ struct debuginfod {
 	debuginfod_client *client;
 	bool server_failed;  /* after one failure nothing more is asked */
 	struct asked *asked;
-	size_t nr_asked;
+	size_t nr_asked, cap_asked;
 	const char *what;    /* for the progress line */
 	double started;
 	bool progress_shown;
@@ -156,8 +157,7 @@ char *debuginfod__fetch(struct debuginfod *d, const char *root, const char *path
 		return a->path ? xstrdup(a->path) : NULL;
 	if (d->server_failed)
 		return NULL;
-	d->asked = xrealloc(d->asked, (d->nr_asked + 1) * sizeof(*d->asked));
-	a = &d->asked[d->nr_asked++];
+	a = ARRAY_PUSH(d->asked, d->nr_asked, d->cap_asked);
 	memset(a, 0, sizeof(*a));
 	memcpy(a->id, id, size);
 	a->size = size;

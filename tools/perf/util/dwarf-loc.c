@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dwarf-loc.h"
+#include "strbuf.h"
 #include "util.h"
 #include "x86-regs.h"
 
@@ -388,8 +389,7 @@ static int eval_location(struct dwarf_loc_ctx *c, Dwarf_Attribute *attr, Dwarf_O
 			c->why = NULL;
 			p.loc.kind = DWARF_LOC_NONE;
 		}
-		out->pieces = xrealloc(out->pieces, (out->npieces + 1) * sizeof(*out->pieces));
-		out->pieces[out->npieces++] = p;
+		*ARRAY_PUSH(out->pieces, out->npieces, out->cap_pieces) = p;
 		start = i + 1;
 	}
 	return 0;

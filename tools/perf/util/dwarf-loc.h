@@ -44,7 +44,7 @@ struct dwarf_loc {
 	char *value;             /* VALUE: fetcharg giving the value */
 	uint64_t imm;            /* IMM */
 	struct dwarf_piece *pieces;
-	size_t npieces;
+	size_t npieces, cap_pieces;
 };
 
 struct dwarf_piece {

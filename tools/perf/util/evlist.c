@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "debug.h"
 #include "evlist.h"
+#include "strbuf.h"
 #include "trace-event.h"
 #include "util.h"
 
@@ -26,8 +27,7 @@ void evlist__add(struct evlist *el, const struct parsed_event *pe, bool user_req
 {
 	struct evsel *e;
 
-	el->entries = xrealloc(el->entries, (el->nr + 1) * sizeof(*el->entries));
-	e = &el->entries[el->nr++];
+	e = ARRAY_PUSH(el->entries, el->nr, el->cap);
 	memset(e, 0, sizeof(*e));
 	e->attr = pe->attr;
 	e->name = xstrdup(pe->name);
@@ -444,14 +444,13 @@ pid_t *thread_list__from_pid(pid_t pid, int *nr)
 int evlist__tracing_data(const struct evlist *el, void **buf, size_t *size)
 {
 	char **names = NULL;
-	size_t n = 0;
+	size_t n = 0, cap = 0;
 	int ret;
 
 	for (size_t i = 0; i < el->nr; i++) {
 		if (el->entries[i].attr.type != PERF_TYPE_TRACEPOINT)
 			continue;
-		names = xrealloc(names, (n + 1) * sizeof(*names));
-		names[n++] = xasprintf("%s:%s", el->entries[i].tp_system, el->entries[i].tp_event);
+		*ARRAY_PUSH(names, n, cap) = xasprintf("%s:%s", el->entries[i].tp_system, el->entries[i].tp_event);
 	}
 	if (!n)
 		return 0;

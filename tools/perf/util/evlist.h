@@ -42,7 +42,7 @@ struct record_opts {
 
 struct evlist {
 	struct evsel *entries;
-	size_t nr;
+	size_t nr, cap;
 	struct cpu_map *cpus;
 	pid_t *threads;            /* -1 for system-wide */
 	int nr_threads;

@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 #include "debug.h"
 #include "hist.h"
+#include "strbuf.h"
 #include "util.h"
 
 static const char *const key_names[SORT_NR_KEYS] = {
@@ -834,12 +835,11 @@ struct hist_entry **hists__sorted(struct hists *h, size_t *nr)
 static size_t split_list(const char *list, char ***out)
 {
 	char *copy = xstrdup(list), *tok, *save = NULL;
-	size_t n = 0;
+	size_t n = 0, cap = 0;
 
 	*out = NULL;
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		*out = xrealloc(*out, (n + 1) * sizeof(**out));
-		(*out)[n++] = xstrdup(tok);
+		*ARRAY_PUSH(*out, n, cap) = xstrdup(tok);
 	}
 	free(copy);
 	return n;

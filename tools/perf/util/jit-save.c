@@ -23,6 +23,7 @@
 #include "jit-save.h"
 #include "machine.h"
 #include "namespaces.h"
+#include "strbuf.h"
 #include "util.h"
 
 /* descriptors held at once; a fleet of JVMs in containers is far below this */
@@ -48,9 +49,9 @@ struct jit_save {
 	struct js_proc *procs;
 	size_t nr_procs, cap_procs;
 	struct held *held;
-	size_t nr_held;
+	size_t nr_held, cap_held;
 	char **failed;                /* "pid P: PATH: reason", for the summary */
-	size_t nr_failed;
+	size_t nr_failed, cap_failed;
 };
 
 struct jit_save *jit_save__new(void)
@@ -103,14 +104,12 @@ static void note_failure(struct jit_save *js, const struct js_proc *p, const cha
 			      err == ELOOP ? " (a symlink: refused)" : err == EINVAL ? " (not a regular file)" : "");
 
 	pr_warning("perf record: cannot take %s\n", msg);
-	js->failed = xrealloc(js->failed, (js->nr_failed + 1) * sizeof(*js->failed));
-	js->failed[js->nr_failed++] = msg;
+	*ARRAY_PUSH(js->failed, js->nr_failed, js->cap_failed) = msg;
 }
 
 static void hold(struct jit_save *js, const struct js_proc *p, int fd, bool is_map, const char *inner)
 {
-	js->held = xrealloc(js->held, (js->nr_held + 1) * sizeof(*js->held));
-	js->held[js->nr_held++] = (struct held){ fd, is_map, p->ns.pid, p->ns.nspid, xstrdup(inner) };
+	*ARRAY_PUSH(js->held, js->nr_held, js->cap_held) = (struct held){ fd, is_map, p->ns.pid, p->ns.nspid, xstrdup(inner) };
 }
 
 static void take_map(struct jit_save *js, struct js_proc *p)
@@ -367,16 +366,16 @@ struct jit_saved *jit_saved__load(const char *data_path)
 		int pid, nspid, off = 0;
 
 		if (sscanf(line, "proc %d %d", &pid, &nspid) == 2) {
-			s->procs = xrealloc(s->procs, (s->nr_procs + 1) * sizeof(*s->procs));
-			s->procs[s->nr_procs][0] = pid;
-			s->procs[s->nr_procs++][1] = nspid;
+			pid_t (*pr)[2] = ARRAY_PUSH(s->procs, s->nr_procs, s->cap_procs);
+
+			(*pr)[0] = pid;
+			(*pr)[1] = nspid;
 		} else if (sscanf(line, "%7s %d %255s %n", kind, &pid, file, &off) == 3 &&
 			   (!strcmp(kind, "map") || (!strcmp(kind, "dump") && off && line[off] == '/')) &&
 			   !strchr(file, '/')) {
 			struct jit_saved_file *e;
 
-			s->files = xrealloc(s->files, (s->nr_files + 1) * sizeof(*s->files));
-			e = &s->files[s->nr_files++];
+			e = ARRAY_PUSH(s->files, s->nr_files, s->cap_files);
 			e->pid = pid;
 			e->is_map = kind[0] == 'm';
 			e->path = xasprintf("%s/%s", dir, file);

@@ -51,9 +51,9 @@ struct jit_saved_file {
 struct jit_saved {
 	char *dir;                    /* <data>.jit, absolute */
 	struct jit_saved_file *files;
-	size_t nr_files;
+	size_t nr_files, cap_files;
 	pid_t (*procs)[2];            /* host pid, nspid */
-	size_t nr_procs;
+	size_t nr_procs, cap_procs;
 };
 
 /* The index beside data_path, or NULL when there is none (not an error). */

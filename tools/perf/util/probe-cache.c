@@ -59,15 +59,14 @@ void probe_cache__exit(struct probe_cache *pc)
 		entry_free(&pc->v[i]);
 	free(pc->v);
 	pc->v = NULL;
-	pc->nr = 0;
+	pc->nr = pc->cap = 0;
 }
 
 static struct probe_cache_entry *new_entry(struct probe_cache *pc, bool sdt, const char *spec)
 {
 	struct probe_cache_entry *e;
 
-	pc->v = xrealloc(pc->v, (pc->nr + 1) * sizeof(*pc->v));
-	e = &pc->v[pc->nr++];
+	e = ARRAY_PUSH(pc->v, pc->nr, pc->cap);
 	memset(e, 0, sizeof(*e));
 	e->sdt = sdt;
 	e->spec = xstrdup(spec);
@@ -77,8 +76,7 @@ static struct probe_cache_entry *new_entry(struct probe_cache *pc, bool sdt, con
 
 static void entry_add_tev(struct probe_cache_entry *e, const char *line)
 {
-	e->tevs = xrealloc(e->tevs, (e->nr_tevs + 1) * sizeof(*e->tevs));
-	e->tevs[e->nr_tevs++] = xstrdup(line);
+	*ARRAY_PUSH(e->tevs, e->nr_tevs, e->cap_tevs) = xstrdup(line);
 	/*
 	 * perf 6.1 writes an unnamed probe's header as "POINT ARGS" (no
 	 * "G:E="): its names are those of its uprobe line then.
@@ -483,8 +481,7 @@ void probe_cache__set_sdt(struct probe_cache *pc, const struct sdt_notes *notes,
 			entry_free(&old.v[i]);
 			continue;
 		}
-		pc->v = xrealloc(pc->v, (pc->nr + 1) * sizeof(*pc->v));
-		pc->v[pc->nr++] = old.v[i];
+		*ARRAY_PUSH(pc->v, pc->nr, pc->cap) = old.v[i];
 	}
 	free(old.v);
 }
@@ -593,8 +590,7 @@ void probe_cache__add_named(struct probe_cache *pc, const char *spec, char **tev
 			break;
 		}
 	}
-	pc->v = xrealloc(pc->v, (pc->nr + 1) * sizeof(*pc->v));
-	e = &pc->v[pc->nr++];
+	e = ARRAY_PUSH(pc->v, pc->nr, pc->cap);
 	*e = tmp;
 	for (size_t i = 0; i < nr; i++)
 		entry_add_tev(e, tevs[i]);

@@ -20,12 +20,12 @@ struct probe_cache_entry {
 	char *spec;          /* the header line without its '%'/'#' */
 	char *group, *event; /* from spec's "[GROUP:]EVENT=" (group may be NULL) */
 	char **tevs;         /* uprobe_events lines */
-	size_t nr_tevs;
+	size_t nr_tevs, cap_tevs;
 };
 
 struct probe_cache {
 	struct probe_cache_entry *v;
-	size_t nr;
+	size_t nr, cap;
 };
 
 /*

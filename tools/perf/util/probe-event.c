@@ -21,6 +21,7 @@
 #include "probe-finder.h"
 #include "sdt.h"
 #include "sdt-record.h"
+#include "strbuf.h"
 #include "symbol-elf.h"
 #include "tracefs.h"
 #include "util.h"
@@ -70,6 +71,7 @@ int probe_events__list(struct probe_event **evs)
 {
 	char *text = tracefs__read("uprobe_events", NULL), *line, *save = NULL;
 	int nr = 0;
+	size_t cap = 0;
 
 	*evs = NULL;
 	if (!text)
@@ -87,8 +89,7 @@ int probe_events__list(struct probe_event **evs)
 			end = place + strlen(place);
 		parse_place(&ev, place, (size_t)(end - place));
 		ev.args = xstrdup(*end ? end + 1 : "");
-		*evs = xrealloc(*evs, (size_t)(nr + 1) * sizeof(**evs));
-		(*evs)[nr++] = ev;
+		*ARRAY_PUSH(*evs, nr, cap) = ev;
 	}
 	free(text);
 	return nr;
@@ -140,7 +141,7 @@ void probe_names__exit(struct probe_names *n)
 		free(n->v[i]);
 	free(n->v);
 	n->v = NULL;
-	n->nr = 0;
+	n->nr = n->cap = 0;
 }
 
 static int open_uprobe_events(void)
@@ -204,8 +205,7 @@ static bool names_add(struct probe_names *n, const char *g, const char *e)
 		free(ge);
 		return false;
 	}
-	n->v = xrealloc(n->v, (n->nr + 1) * sizeof(*n->v));
-	n->v[n->nr++] = ge;
+	*ARRAY_PUSH(n->v, n->nr, n->cap) = ge;
 	return true;
 }
 
@@ -286,12 +286,11 @@ int probe_events__add(char **lines, size_t nr, struct probe_names *added)
 		probe_names__exit(&made);
 	} else if (added) {
 		for (size_t i = 0; i < mine.nr; i++) {
-			added->v = xrealloc(added->v, (added->nr + 1) * sizeof(*added->v));
-			added->v[added->nr++] = mine.v[i];
+			*ARRAY_PUSH(added->v, added->nr, added->cap) = mine.v[i];
 		}
 		free(mine.v);
 		mine.v = NULL;
-		mine.nr = 0;
+		mine.nr = mine.cap = 0;
 	}
 	probe_names__exit(&mine);
 	return ret;
@@ -516,8 +515,7 @@ void probe_plan__exit(struct probe_plan *p)
 
 static void plan_line(struct probe_plan *p, char *line)
 {
-	p->lines = xrealloc(p->lines, (p->nr_lines + 1) * sizeof(*p->lines));
-	p->lines[p->nr_lines++] = line;
+	*ARRAY_PUSH(p->lines, p->nr_lines, p->cap_lines) = line;
 }
 
 /* takes @name and @on */
@@ -527,8 +525,7 @@ static void plan_added(struct probe_plan *p, char *name, char *on, const char *p
 		.name = name, .on = on, .path = xstrdup(path), .with = with ? xstrdup(with) : NULL,
 	};
 
-	p->added = xrealloc(p->added, (p->nr_added + 1) * sizeof(*p->added));
-	p->added[p->nr_added++] = a;
+	*ARRAY_PUSH(p->added, p->nr_added, p->cap_added) = a;
 }
 
 /* group default for symbol probes: probe_<basename cut at the first non-[A-Za-z0-9_]> */
@@ -547,12 +544,11 @@ static char *default_group(const char *path)
 static size_t split_args(const char *args, char ***argv)
 {
 	char *copy = xstrdup(args ? args : ""), *save = NULL, *w;
-	size_t n = 0;
+	size_t n = 0, cap = 0;
 
 	*argv = NULL;
 	for (w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
-		*argv = xrealloc(*argv, (n + 1) * sizeof(char *));
-		(*argv)[n++] = xstrdup(w);
+		*ARRAY_PUSH(*argv, n, cap) = xstrdup(w);
 	}
 	free(copy);
 	return n;
@@ -915,7 +911,7 @@ int probe_funcs__list(const char *path, const char *filter, char ***names)
 {
 	struct symsrc ss;
 	struct symtab t = { 0 };
-	size_t n = 0;
+	size_t n = 0, cap = 0;
 
 	*names = NULL;
 	if (symsrc__open(&ss, path) < 0) {
@@ -930,8 +926,7 @@ int probe_funcs__list(const char *path, const char *filter, char ***names)
 
 		if (!probe_filter__match(filter ? filter : PROBE_FUNCS_FILTER, s))
 			continue;
-		*names = xrealloc(*names, (n + 1) * sizeof(**names));
-		(*names)[n++] = xstrdup(s);
+		*ARRAY_PUSH(*names, n, cap) = xstrdup(s);
 	}
 	symtab__exit(&t);
 	symsrc__close(&ss);

@@ -26,7 +26,7 @@ bool probe_event__exists(const char *group, const char *event);
 /* A set of GROUP/EVENT names we created (for cleanup). */
 struct probe_names {
 	char **v;             /* "group/event" */
-	size_t nr;
+	size_t nr, cap;
 };
 void probe_names__exit(struct probe_names *n);
 
@@ -110,9 +110,9 @@ struct probe_added {
 
 struct probe_plan {
 	char **lines;            /* uprobe_events lines, in order */
-	size_t nr_lines;
+	size_t nr_lines, cap_lines;
 	struct probe_added *added;
-	size_t nr_added;
+	size_t nr_added, cap_added;
 };
 
 /*

@@ -22,6 +22,7 @@
 #include "probe-finder.h"
 #include "dwarf-lines.h"
 #include "dwarf-loc.h"
+#include "strbuf.h"
 #include "symbol-elf.h"
 #include "util.h"
 #include "x86-regs.h"
@@ -127,7 +128,7 @@ struct instance {
 
 struct instances {
 	struct instance *v;
-	size_t nr;
+	size_t nr, cap;
 };
 
 /* a source path of @cu made absolute with its DW_AT_comp_dir (malloc'ed) */
@@ -175,8 +176,7 @@ static void collect(Dwarf_Die *parent, Dwarf_Die *cu, const char *func, const ch
 				in.inlined = tag == DW_TAG_inlined_subroutine;
 				dwarf_decl_line(&child, &in.decl_line);
 				in.decl_file = dwarf_decl_file(&child);
-				out->v = xrealloc(out->v, (out->nr + 1) * sizeof(*out->v));
-				out->v[out->nr++] = in;
+				*ARRAY_PUSH(out->v, out->nr, out->cap) = in;
 			}
 		}
 		collect(&child, cu, func, file, out);
@@ -856,13 +856,12 @@ static bool entry_row(struct instance *in, uint64_t addr)
 	return in && !in->inlined && addr == in->entry && after_prologue(in) != in->entry;
 }
 
-static void add_cand(struct cand **v, size_t *n, uint64_t addr, struct instance *in)
+static void add_cand(struct cand **v, size_t *n, size_t *cap, uint64_t addr, struct instance *in)
 {
 	for (size_t i = 0; i < *n; i++)
 		if ((*v)[i].addr == addr)
 			return;
-	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
-	(*v)[(*n)++] = (struct cand){ addr, in };
+	*ARRAY_PUSH(*v, *n, *cap) = (struct cand){ addr, in };
 }
 
 /* innermost function instance containing addr among @all */
@@ -906,7 +905,7 @@ int probe_finder__find(const char *binary, const struct probe_point *pp,
 	struct pf_session s;
 	struct instances ins;
 	struct cand *cands = NULL;
-	size_t nc = 0;
+	size_t nc = 0, cap_cands = 0;
 	int ret = -ENOENT;   /* what is asked for is not there, as perf 6.1 says */
 
 	memset(out, 0, sizeof(*out));
@@ -942,7 +941,7 @@ int probe_finder__find(const char *binary, const struct probe_point *pp,
 						in = owner(&ins, a[i]);
 					}
 					if (in && !entry_row(in, a[i]))
-						add_cand(&cands, &nc, a[i], in);
+						add_cand(&cands, &nc, &cap_cands, a[i], in);
 				}
 				free(a);
 			}
@@ -951,7 +950,7 @@ int probe_finder__find(const char *binary, const struct probe_point *pp,
 		for (size_t i = 0; i < ins.nr; i++)
 			if (!ins.v[i].inlined && ins.v[i].decl_line == pp->line &&
 			    dwarf_src__matches(ins.v[i].decl_file, pp->file))
-				add_cand(&cands, &nc, func_site(&ins.v[i], nargs), &ins.v[i]);
+				add_cand(&cands, &nc, &cap_cands, func_site(&ins.v[i], nargs), &ins.v[i]);
 		if (!nc) {
 			pr_err("Error: no code for %s:%d in %s (see perf probe -L)\n", pp->file, pp->line,
 			       s.debugfile);
@@ -983,13 +982,13 @@ int probe_finder__find(const char *binary, const struct probe_point *pp,
 					}
 					n = dwarf_lines__stmt_addrs(&in->cu, &in->die, in->decl_file, ln, &a);
 					if (ln == in->decl_line)
-						add_cand(&cands, &nc, func_site(in, nargs), in);
+						add_cand(&cands, &nc, &cap_cands, func_site(in, nargs), in);
 					for (size_t k = 0; k < n; k++) {
 						struct instance *own = owner(&ins, a[k]);
 
 						/* rows of code inlined into it belong to that inline */
 						if ((!own || own == in) && !entry_row(in, a[k]))
-							add_cand(&cands, &nc, a[k], in);
+							add_cand(&cands, &nc, &cap_cands, a[k], in);
 					}
 					free(a);
 				}
@@ -999,9 +998,9 @@ int probe_finder__find(const char *binary, const struct probe_point *pp,
 						   pp->function, in->entry);
 					continue;
 				}
-				add_cand(&cands, &nc, in->entry + pp->offset, in);
+				add_cand(&cands, &nc, &cap_cands, in->entry + pp->offset, in);
 			} else {
-				add_cand(&cands, &nc, func_site(in, nargs), in);
+				add_cand(&cands, &nc, &cap_cands, func_site(in, nargs), in);
 			}
 		}
 		if (!nc) {
@@ -1051,8 +1050,7 @@ int probe_finder__find(const char *binary, const struct probe_point *pp,
 		}
 		ret = -ENOENT;
 		free(sc.scopes);
-		out->v = xrealloc(out->v, (out->nr + 1) * sizeof(*out->v));
-		out->v[out->nr++] = site;
+		*ARRAY_PUSH(out->v, out->nr, out->cap) = site;
 	}
 	{
 		const char *fn = pp->function ? pp->function : out->v[0].func;
@@ -1360,8 +1358,7 @@ static void vars_of(struct site_ctx *sc, Dwarf_Die *scope, bool globals, struct 
 		}
 		v.name = xstrdup(n);
 		v.type = dwarf_type__name(dwarf_type__of(&c, &t) ? &t : NULL);
-		vs->v = xrealloc(vs->v, (vs->nr + 1) * sizeof(*vs->v));
-		vs->v[vs->nr++] = v;
+		*ARRAY_PUSH(vs->v, vs->nr, vs->cap) = v;
 	} while (dwarf_siblingof(&c, &c) == 0);
 }
 
@@ -1421,8 +1418,7 @@ int probe_finder__vars(const char *binary, const struct probe_point *pp, bool ex
 		}
 		if (vs.nr)
 			qsort(vs.v, vs.nr, sizeof(*vs.v), var_cmp);
-		out->sites = xrealloc(out->sites, (out->nr + 1) * sizeof(*out->sites));
-		out->sites[out->nr++] = vs;
+		*ARRAY_PUSH(out->sites, out->nr, out->cap) = vs;
 	}
 	out->point = xstrdup(pp->function ? pp->function : pp->file);
 	ret = 0;

@@ -35,7 +35,7 @@ struct probe_site {
 
 struct probe_sites {
 	struct probe_site *v;
-	size_t nr;
+	size_t nr, cap;
 	char *event;             /* default event name: compute, compute_L3, compute__return */
 	char *debugfile;         /* where the DWARF came from */
 };
@@ -70,12 +70,12 @@ struct probe_var {
 struct probe_vars_site {
 	char *where;             /* "compute+0" */
 	struct probe_var *v;     /* sorted by "type\tname" */
-	size_t nr;
+	size_t nr, cap;
 };
 struct probe_vars {
 	char *point;
 	struct probe_vars_site *sites;
-	size_t nr;
+	size_t nr, cap;
 };
 int probe_finder__vars(const char *binary, const struct probe_point *pp, bool externs,
 		       struct probe_vars *out);

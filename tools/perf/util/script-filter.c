@@ -6,6 +6,7 @@
 #include "debug.h"
 #include "dso.h"
 #include "script-filter.h"
+#include "strbuf.h"
 #include "symbol.h"
 #include "util.h"
 
@@ -29,8 +30,7 @@ int script_filter__add_names(struct name_list *l, const char *csv)
 	char *copy = xstrdup(csv), *tok, *save = NULL;
 
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		l->names = xrealloc(l->names, (l->nr + 1) * sizeof(*l->names));
-		l->names[l->nr++] = xstrdup(tok);
+		*ARRAY_PUSH(l->names, l->nr, l->cap) = xstrdup(tok);
 	}
 	free(copy);
 	return 0;

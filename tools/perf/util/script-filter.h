@@ -15,7 +15,7 @@
 
 struct name_list {
 	char **names;
-	size_t nr;
+	size_t nr, cap;
 };
 
 struct script_filter {

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sdt-arg.h"
+#include "strbuf.h"
 #include "util.h"
 #include "x86-regs.h"
 
@@ -370,6 +371,7 @@ no_size:
 char **sdt_args__split(const char *s, enum sdt_arch arch, int *nr)
 {
 	char **v = xzalloc(sizeof(*v));
+	size_t cap = 1;
 	int n = 0;
 
 	while (s && *s) {
@@ -390,7 +392,7 @@ char **sdt_args__split(const char *s, enum sdt_arch arch, int *nr)
 			if (rb)
 				e = rb + 1;
 		}
-		v = xrealloc(v, (size_t)(n + 2) * sizeof(*v));
+		GROW_ARRAY(v, (size_t)n + 2, cap);
 		v[n++] = xasprintf("%.*s", (int)(e - s), s);
 		v[n] = NULL;
 		s = e;

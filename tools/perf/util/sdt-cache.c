@@ -11,6 +11,7 @@
 #include "build-id-cache.h"
 #include "debug.h"
 #include "sdt-cache.h"
+#include "strbuf.h"
 #include "util.h"
 
 static void add_binary(struct cached_events *ce, const char *root, const char *path, const char *bid)
@@ -18,7 +19,7 @@ static void add_binary(struct cached_events *ce, const char *root, const char *p
 	char *file = bidcache__probes_path(root, path, bid);
 	struct cached_binary *b;
 
-	ce->bins = xrealloc(ce->bins, (ce->nr_bins + 1) * sizeof(*ce->bins));
+	GROW_ARRAY(ce->bins, ce->nr_bins + 1, ce->cap_bins);
 	b = &ce->bins[ce->nr_bins];
 	memset(b, 0, sizeof(*b));
 	if (probe_cache__load(file, &b->pc) < 0) {
@@ -52,10 +53,11 @@ int cached_events__load(const char *root, const char *only_path, struct cached_e
 	}
 	for (size_t b = 0; b < ce->nr_bins; b++)
 		for (size_t i = 0; i < ce->bins[b].pc.nr; i++) {
-			ce->v = xrealloc(ce->v, (ce->nr + 1) * sizeof(*ce->v));
-			ce->v[ce->nr].e = &ce->bins[b].pc.v[i];
-			ce->v[ce->nr].path = ce->bins[b].path;
-			ce->v[ce->nr++].bid = ce->bins[b].bid;
+			struct cached_event *c = ARRAY_PUSH(ce->v, ce->nr, ce->cap);
+
+			c->e = &ce->bins[b].pc.v[i];
+			c->path = ce->bins[b].path;
+			c->bid = ce->bins[b].bid;
 		}
 	return 0;
 }

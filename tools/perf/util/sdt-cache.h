@@ -25,9 +25,9 @@ struct cached_binary {
 
 struct cached_events {
 	struct cached_binary *bins;
-	size_t nr_bins;
+	size_t nr_bins, cap_bins;
 	struct cached_event *v;
-	size_t nr;
+	size_t nr, cap;
 };
 
 /*

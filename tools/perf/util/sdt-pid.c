@@ -25,6 +25,7 @@
 #include "sdt-cache.h"
 #include "sdt-pid.h"
 #include "sdt.h"
+#include "strbuf.h"
 #include "util.h"
 
 struct inode_id {
@@ -38,7 +39,7 @@ struct sdt_pid_ctx {
 	bool named_pids;             /* -p: say why a file is not probed */
 	const char *extra_args;      /* perf probe's user arguments, appended */
 	struct inode_id *seen;       /* files already looked at: one uprobe set per inode */
-	size_t nr_seen;
+	size_t nr_seen, cap_seen;
 	struct sdt_sites *out;
 };
 
@@ -47,8 +48,7 @@ static bool seen_before(struct sdt_pid_ctx *c, dev_t dev, ino_t ino)
 	for (size_t i = 0; i < c->nr_seen; i++)
 		if (c->seen[i].dev == dev && c->seen[i].ino == ino)
 			return true;
-	c->seen = xrealloc(c->seen, (c->nr_seen + 1) * sizeof(*c->seen));
-	c->seen[c->nr_seen++] = (struct inode_id){ dev, ino };
+	*ARRAY_PUSH(c->seen, c->nr_seen, c->cap_seen) = (struct inode_id){ dev, ino };
 	return false;
 }
 
@@ -97,8 +97,7 @@ static void add_sites(struct sdt_pid_ctx *c, const struct sdt_notes *notes, cons
 
 		if (!note_matches(c, n))
 			continue;
-		c->out->v = xrealloc(c->out->v, (c->out->nr + 1) * sizeof(*c->out->v));
-		s = &c->out->v[c->out->nr++];
+		s = ARRAY_PUSH(c->out->v, c->out->nr, c->out->cap);
 		memset(s, 0, sizeof(*s));
 		s->line = sdt_note__uprobe_line(n, probe_path);
 		if (c->extra_args && *c->extra_args) {

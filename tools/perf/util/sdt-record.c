@@ -17,6 +17,7 @@
 #include "sdt-cache.h"
 #include "sdt-pid.h"
 #include "sdt-record.h"
+#include "strbuf.h"
 #include "tracefs.h"
 #include "util.h"
 
@@ -25,12 +26,6 @@ void sdt_strv__free(char **v, size_t n)
 	for (size_t i = 0; i < n; i++)
 		free(v[i]);
 	free(v);
-}
-
-static void push(char ***v, size_t n, char *s)
-{
-	*v = xrealloc(*v, (n + 1) * sizeof(**v));
-	(*v)[n] = s;
 }
 
 /* the group of a "[%]GROUP:EVENT" spec as written (named cached probes have no sdt_ prefix) */
@@ -52,7 +47,7 @@ void sdt_sites__exit(struct sdt_sites *s)
 	}
 	free(s->v);
 	s->v = NULL;
-	s->nr = 0;
+	s->nr = s->cap = 0;
 }
 
 static void add_site(struct sdt_sites *out, const struct cached_event *c, const char *tev,
@@ -60,8 +55,7 @@ static void add_site(struct sdt_sites *out, const struct cached_event *c, const 
 {
 	struct sdt_site *s;
 
-	out->v = xrealloc(out->v, (out->nr + 1) * sizeof(*out->v));
-	s = &out->v[out->nr++];
+	s = ARRAY_PUSH(out->v, out->nr, out->cap);
 	memset(s, 0, sizeof(*s));
 	s->line = xasprintf("%s%s%s", tev, extra_args && *extra_args ? " " : "",
 			    extra_args ? extra_args : "");
@@ -320,7 +314,7 @@ static int prepare_one(struct sdt_record *sr, struct sdt_loaded *l, const char *
 
 			if (!quiet)
 				pr_info("Probing %s\n", where);
-			push(&sr->where, sr->nr_where++, where);
+			*ARRAY_PUSH(sr->where, sr->nr_where, sr->cap_where) = where;
 		}
 		ret = n;
 	}
@@ -357,5 +351,5 @@ void sdt_record__cleanup(struct sdt_record *sr)
 	probe_names__exit(&sr->created);
 	sdt_strv__free(sr->where, sr->nr_where);
 	sr->where = NULL;
-	sr->nr_where = 0;
+	sr->nr_where = sr->cap_where = 0;
 }

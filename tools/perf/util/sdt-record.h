@@ -22,7 +22,7 @@
 struct sdt_record {
 	struct probe_names created;   /* "group/event" we added */
 	char **where;                 /* "group:event in PATH (BUILDID)" per created probe */
-	size_t nr_where;
+	size_t nr_where, cap_where;
 	const char *pids;             /* -p PIDS: their mapped copies first (util/sdt-pid.h) */
 	bool system_wide;             /* -a: every process's copies when the cache has none */
 };
@@ -52,7 +52,7 @@ struct sdt_site {
 
 struct sdt_sites {
 	struct sdt_site *v;
-	size_t nr;
+	size_t nr, cap;
 };
 
 /*

@@ -18,6 +18,7 @@
 
 #include "debug.h"
 #include "sdt.h"
+#include "strbuf.h"
 #include "util.h"
 
 #define NT_STAPSDT 3
@@ -34,9 +35,9 @@ struct scan {
 	size_t img_size;
 	bool swap, is64;
 	GElf_Phdr *loads;
-	size_t nr_loads;
+	size_t nr_loads, cap_loads;
 	struct sym_entry *syms;
-	size_t nr_syms;
+	size_t nr_syms, cap_syms;
 	bool syms_loaded;
 	bool base_moved_warned;
 };
@@ -138,9 +139,7 @@ static void load_syms(struct scan *sc)
 			name = elf_strptr(sc->elf, sh.sh_link, sym.st_name);
 			if (!name || !*name)
 				continue;
-			sc->syms = xrealloc(sc->syms, (sc->nr_syms + 1) * sizeof(*sc->syms));
-			sc->syms[sc->nr_syms].name = name;
-			sc->syms[sc->nr_syms++].addr = sym.st_value;
+			*ARRAY_PUSH(sc->syms, sc->nr_syms, sc->cap_syms) = (struct sym_entry){ .name = name, .addr = sym.st_value };
 		}
 	}
 }
@@ -275,8 +274,7 @@ static int parse_desc(struct scan *sc, const unsigned char *desc, size_t descsz,
 	n.name = xstrdup(strs[1]);
 	n.args = xstrdup(strs[2]);
 	convert_args(sc, &n, arch, pc);
-	out->v = xrealloc(out->v, (out->nr + 1) * sizeof(*out->v));
-	out->v[out->nr++] = n;
+	*ARRAY_PUSH(out->v, out->nr, out->cap) = n;
 	return 0;
 }
 
@@ -381,8 +379,7 @@ int sdt__scan_file(const char *path, struct sdt_notes *out)
 			GElf_Phdr ph;
 
 			if (gelf_getphdr(sc.elf, (int)i, &ph) && ph.p_type == PT_LOAD) {
-				sc.loads = xrealloc(sc.loads, (sc.nr_loads + 1) * sizeof(*sc.loads));
-				sc.loads[sc.nr_loads++] = ph;
+				*ARRAY_PUSH(sc.loads, sc.nr_loads, sc.cap_loads) = ph;
 			}
 		}
 	}
@@ -432,7 +429,7 @@ void sdt_notes__exit(struct sdt_notes *n)
 	}
 	free(n->v);
 	n->v = NULL;
-	n->nr = 0;
+	n->nr = n->cap = 0;
 }
 
 char *sdt_note__uprobe_line(const struct sdt_note *n, const char *path)

@@ -29,7 +29,7 @@ struct sdt_note {
 
 struct sdt_notes {
 	struct sdt_note *v;
-	size_t nr;
+	size_t nr, cap;
 	size_t nr_bad;           /* malformed notes skipped */
 	enum sdt_arch arch;
 };
