@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dwarf-lines.h"
+#include "strbuf.h"
 #include "util.h"
 
 bool dwarf_src__matches(const char *path, const char *want)
@@ -46,7 +47,7 @@ size_t dwarf_lines__stmt_addrs(Dwarf_Die *cu, Dwarf_Die *die, const char *file, 
 			 uint64_t **addrs)
 {
 	Dwarf_Lines *lines;
-	size_t n, nr = 0;
+	size_t n, nr = 0, alloc = 0;
 	bool in_run = false, run_has_stmt = false, have_fallback = false;
 	uint64_t first_any = 0, fallback = 0;
 
@@ -83,8 +84,7 @@ size_t dwarf_lines__stmt_addrs(Dwarf_Die *cu, Dwarf_Die *die, const char *file, 
 		if (stmt && !run_has_stmt) {
 			run_has_stmt = true;
 			if (!nr || (*addrs)[nr - 1] != a) {
-				*addrs = xrealloc(*addrs, (nr + 1) * sizeof(**addrs));
-				(*addrs)[nr++] = a;
+				*ARRAY_PUSH(*addrs, nr, alloc) = a;
 			}
 		}
 	}

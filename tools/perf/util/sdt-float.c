@@ -9,6 +9,7 @@
 #include "sdt.h"
 #include "sdt-arg.h"
 #include "sdt-float.h"
+#include "strbuf.h"
 #include "util.h"
 
 struct site_float {
@@ -19,7 +20,7 @@ struct site_float {
 /* every floating-point argument of the DSO's notes; scanned once */
 struct dso_floats {
 	struct site_float *v;
-	size_t nr;
+	size_t nr, alloc;
 };
 
 static void dso_floats__free(void *data)
@@ -43,8 +44,7 @@ static void add_note(struct dso_floats *df, const struct sdt_note *n, enum sdt_a
 
 		if (!size)
 			continue;
-		df->v = xrealloc(df->v, (df->nr + 1) * sizeof(*df->v));
-		df->v[df->nr++] = (struct site_float){ n->addr, { (unsigned int)i + 1, size } };
+		*ARRAY_PUSH(df->v, df->nr, df->alloc) = (struct site_float){ n->addr, { (unsigned int)i + 1, size } };
 	}
 	sdt_args__free(v);
 }
