@@ -50,6 +50,8 @@ static bool parse_int(const char *s, long max, long *out)
 int script_filter__add_ids(int32_t **ids, size_t *nr, const char *csv, const char *what)
 {
 	char *copy = xstrdup(csv), *tok, *save = NULL;
+	/* the array is exactly *nr long between calls (one per --pid/--tid) */
+	size_t alloc = *nr;
 	int ret = 0;
 
 	for (tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
@@ -60,8 +62,7 @@ int script_filter__add_ids(int32_t **ids, size_t *nr, const char *csv, const cha
 			ret = -1;
 			break;
 		}
-		*ids = xrealloc(*ids, (*nr + 1) * sizeof(**ids));
-		(*ids)[(*nr)++] = (int32_t)v;
+		*ARRAY_PUSH(*ids, *nr, alloc) = (int32_t)v;
 	}
 	free(copy);
 	return ret;
