@@ -114,6 +114,13 @@ static int report__sample(struct perf_tool *tool, struct perf_session *s, union 
 	return 0;
 }
 
+static const char *report__thread_comm(void *ctx, int32_t tid)
+{
+	struct thread *t = machine__find_thread(ctx, tid);
+
+	return t ? t->comm : NULL;
+}
+
 static int parse_callchain_opt(const struct option *opt, const char *arg, int unset)
 {
 	struct report *rep = opt->value;
@@ -323,6 +330,8 @@ int cmd_report(int argc, const char **argv)
 		}
 		for (size_t i = 0; i < rep.nr_hists; i++) {
 			struct evsel *ev = &s->evsels[i];
+
+			hists__set_thread_comms(&rep.hists[i], report__thread_comm, &s->machine);
 
 			if (!ev->nr_samples && rep.nr_hists > 1)
 				continue;

@@ -44,7 +44,7 @@ static const char *entry_field(const struct hist_entry *e, enum sort_key k, char
 	case SORT_COMM:
 		return e->comm;
 	case SORT_PID:
-		snprintf(buf, size, "%7d:%s", e->pid, e->comm);
+		snprintf(buf, size, "%7d:%s", e->pid, e->thread_comm ? e->thread_comm : e->comm);
 		return buf;
 	case SORT_DSO:
 		return hist_frame__dso_name(&e->frame);

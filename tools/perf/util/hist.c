@@ -675,6 +675,18 @@ void hists__add_sample_cut(struct hists *h, const char *comm, int32_t pid, int32
 	}
 }
 
+void hists__set_thread_comms(struct hists *h, const char *(*comm_of)(void *ctx, int32_t tid), void *ctx)
+{
+	if (!hists__has_key(h, SORT_PID))
+		return;
+	for (size_t b = 0; b < h->nbuckets; b++)
+		for (struct hist_entry *e = h->buckets[b]; e; e = e->hash_next) {
+			const char *c = comm_of(ctx, e->pid);
+
+			e->thread_comm = c ? intern(h->strings, c) : NULL;
+		}
+}
+
 const char *hist_frame__dso_name(const struct hist_frame *f)
 {
 	return f->dso ? f->dso->short_name : "[unknown]";
