@@ -87,6 +87,7 @@ static int report__sample(struct perf_tool *tool, struct perf_session *s, union 
 	struct hists *h;
 	struct thread *thread;
 	size_t n, max = MAX_FRAMES, skip = 0;
+	bool filtered;
 
 	(void)ev;
 	if (report__ensure_hists(rep, s->nr_evsels) < 0)
@@ -104,13 +105,10 @@ static int report__sample(struct perf_tool *tool, struct perf_session *s, union 
 		skip = n;     /* no chain at all: only the sampled function counts */
 	else if (max > 1 && !h->callee_order && rep->max_stack > 0 && n > (size_t)rep->max_stack)
 		skip = n - rep->max_stack;
-	if (!hist_filter__match(&rep->filter, thread ? thread->comm : "", sample->pid, sample->tid,
-				&rep->frames[0])) {
-		h->nr_filtered_period += sample->period;
-		return 0;
-	}
-	hists__add_sample_cut(h, thread ? thread->comm : "", thread ? thread->pid : (int32_t)sample->pid,
-			      sample->tid, sample->cpu, rep->frames, n, skip, sample->period);
+	filtered = !hist_filter__match(&rep->filter, thread ? thread->comm : "", sample->pid, sample->tid,
+				       &rep->frames[0]);
+	hists__add_sample_filtered(h, thread ? thread->comm : "", thread ? thread->pid : (int32_t)sample->pid,
+				   sample->tid, sample->cpu, rep->frames, n, skip, sample->period, filtered);
 	return 0;
 }
 
