@@ -692,7 +692,7 @@ void hists__add_sample_cut(struct hists *h, const char *comm, int32_t pid, int32
 
 void hists__set_thread_comms(struct hists *h, const char *(*comm_of)(void *ctx, int32_t tid), void *ctx)
 {
-	if (!hists__has_key(h, SORT_PID))
+	if (!hists__has_key(h, SORT_PID) && !hists__has_key(h, SORT_COMM))
 		return;
 	for (size_t b = 0; b < h->nbuckets; b++)
 		for (struct hist_entry *e = h->buckets[b]; e; e = e->hash_next) {

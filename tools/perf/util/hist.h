@@ -85,7 +85,7 @@ struct callchain_node {
 
 struct hist_entry {
 	const char *comm;
-	const char *thread_comm;  /* "pid" key: the thread's last comm, which perf 6.1 shows */
+	const char *thread_comm;  /* the thread's last comm: perf 6.1 shows it for "pid", sizes "comm" by it */
 	int32_t pid;
 	int32_t cpu;
 	struct hist_frame frame;
@@ -138,7 +138,7 @@ void hists__exit(struct hists *h);
 void hists__add_sample(struct hists *h, const char *comm, int32_t pid, int32_t tid, int32_t cpu,
 		       const struct hist_frame *frames, size_t n, uint64_t period);
 /*
- * After the last sample, with a "pid" key: each entry's thread comm becomes
+ * After the last sample, with a "pid" or "comm" key: each entry's thread comm becomes
  * comm_of(ctx, tid) (NULL: keep the sample's), as perf 6.1 shows a thread
  * under the name it ended with, not the one it had when sampled.
  */
