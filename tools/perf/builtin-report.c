@@ -87,6 +87,7 @@ static int report__sample(struct perf_tool *tool, struct perf_session *s, union 
 	struct hists *h;
 	struct thread *thread;
 	size_t n, max = MAX_FRAMES, skip = 0;
+	bool filtered;
 
 	(void)ev;
 	if (report__ensure_hists(rep, s->nr_evsels) < 0)
@@ -104,14 +105,18 @@ static int report__sample(struct perf_tool *tool, struct perf_session *s, union 
 		skip = n;     /* no chain at all: only the sampled function counts */
 	else if (max > 1 && !h->callee_order && rep->max_stack > 0 && n > (size_t)rep->max_stack)
 		skip = n - rep->max_stack;
-	if (!hist_filter__match(&rep->filter, thread ? thread->comm : "", sample->pid, sample->tid,
-				&rep->frames[0])) {
-		h->nr_filtered_period += sample->period;
-		return 0;
-	}
-	hists__add_sample_cut(h, thread ? thread->comm : "", thread ? thread->pid : (int32_t)sample->pid,
-			      sample->tid, sample->cpu, rep->frames, n, skip, sample->period);
+	filtered = !hist_filter__match(&rep->filter, thread ? thread->comm : "", sample->pid, sample->tid,
+				       &rep->frames[0]);
+	hists__add_sample_filtered(h, thread ? thread->comm : "", thread ? thread->pid : (int32_t)sample->pid,
+				   sample->tid, sample->cpu, rep->frames, n, skip, sample->period, filtered);
 	return 0;
+}
+
+static const char *report__thread_comm(void *ctx, int32_t tid)
+{
+	struct thread *t = machine__find_thread(ctx, tid);
+
+	return t ? t->comm : NULL;
 }
 
 static int parse_callchain_opt(const struct option *opt, const char *arg, int unset)
@@ -323,6 +328,8 @@ int cmd_report(int argc, const char **argv)
 		}
 		for (size_t i = 0; i < rep.nr_hists; i++) {
 			struct evsel *ev = &s->evsels[i];
+
+			hists__set_thread_comms(&rep.hists[i], report__thread_comm, &s->machine);
 
 			if (!ev->nr_samples && rep.nr_hists > 1)
 				continue;

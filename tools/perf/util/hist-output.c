@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -44,7 +45,7 @@ static const char *entry_field(const struct hist_entry *e, enum sort_key k, char
 	case SORT_COMM:
 		return e->comm;
 	case SORT_PID:
-		snprintf(buf, size, "%7d:%s", e->pid, e->comm);
+		snprintf(buf, size, "%7d:%s", e->pid, e->thread_comm ? e->thread_comm : e->comm);
 		return buf;
 	case SORT_DSO:
 		return hist_frame__dso_name(&e->frame);
@@ -59,6 +60,24 @@ static const char *entry_field(const struct hist_entry *e, enum sort_key k, char
 	default:
 		return "";
 	}
+}
+
+/*
+ * How wide an entry makes its column. The comm column is as wide as the
+ * longest comm the entries' threads ended with (perf 6.1 measures the
+ * thread, not the entry), and a longer comm of the entry is cut to it.
+ */
+static size_t entry_width(const struct hist_entry *e, enum sort_key k, char *buf, size_t size)
+{
+	if (k == SORT_COMM && e->thread_comm)
+		return strlen(e->thread_comm);
+	return strlen(entry_field(e, k, buf, size));
+}
+
+/* printf precision of a padded column: only comm is cut to its width */
+static int key_prec(enum sort_key k, size_t width)
+{
+	return k == SORT_COMM ? (int)width : INT_MAX;
 }
 
 static const char *node_name(const struct callchain_node *n, bool address, char *buf, size_t size)
@@ -438,7 +457,8 @@ static void fprintf_cols(FILE *f, const struct hists *h, const struct hist_outpu
 			if (i == last && !key_pads_last(c))
 				fputs(entry_field(e, c, buf, sizeof(buf)), f);
 			else
-				fprintf(f, "%-*s", (int)width[i], entry_field(e, c, buf, sizeof(buf)));
+				fprintf(f, "%-*.*s", (int)width[i], key_prec(c, width[i]),
+					entry_field(e, c, buf, sizeof(buf)));
 			break;
 		}
 	}
@@ -585,7 +605,7 @@ static void fprintf_fields(FILE *f, struct hists *h, const struct hist_output *o
 		if (width[i] < col_min_width(c) && c >= SORT_NR_KEYS)
 			width[i] = col_min_width(c);
 		for (size_t k = 0; c < SORT_NR_KEYS && c != SORT_CPU && k < nr; k++) {
-			size_t l = strlen(entry_field(v[k], c, buf, sizeof(buf)));
+			size_t l = entry_width(v[k], c, buf, sizeof(buf));
 
 			if (l > width[i])
 				width[i] = l;
@@ -638,7 +658,7 @@ void hists__fprintf(FILE *f, struct hists *h, const struct hist_output *o,
 
 			if (h->keys[k] == SORT_CPU || (o->hide_key >> h->keys[k] & 1))
 				continue;
-			l = strlen(entry_field(v[i], h->keys[k], buf, sizeof(buf)));
+			l = entry_width(v[i], h->keys[k], buf, sizeof(buf));
 
 			if (l > width[k])
 				width[k] = l;
@@ -705,7 +725,7 @@ void hists__fprintf(FILE *f, struct hists *h, const struct hist_output *o,
 			if (k == last_key && !key_pads_last(h->keys[k]))
 				fprintf(f, "  %s", s);
 			else
-				fprintf(f, "  %-*s", (int)width[k], s);
+				fprintf(f, "  %-*.*s", (int)width[k], key_prec(h->keys[k], width[k]), s);
 		}
 		fputc('\n', f);
 		if (graph)

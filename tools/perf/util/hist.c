@@ -435,6 +435,7 @@ static struct hist_entry *findnew_entry(struct hists *h, const struct entry_key 
 	e->cpu = k->cpu;
 	e->frame = *k->frame;
 	e->srcline = k->srcline;
+	e->filtered = h->adding_filtered;
 	e->hash_next = h->buckets[b];
 	h->buckets[b] = e;
 	h->nr_entries++;
@@ -622,6 +623,15 @@ void hists__add_sample(struct hists *h, const char *comm, int32_t pid, int32_t t
 	hists__add_sample_cut(h, comm, pid, tid, cpu, frames, n, 0, period);
 }
 
+void hists__add_sample_filtered(struct hists *h, const char *comm, int32_t pid, int32_t tid,
+				int32_t cpu, const struct hist_frame *frames, size_t n, size_t skip,
+				uint64_t period, bool filtered)
+{
+	h->adding_filtered = filtered;
+	hists__add_sample_cut(h, comm, pid, tid, cpu, frames, n, skip, period);
+	h->adding_filtered = false;
+}
+
 void hists__add_sample_cut(struct hists *h, const char *comm, int32_t pid, int32_t tid, int32_t cpu,
 			   const struct hist_frame *frames, size_t n, size_t skip, uint64_t period)
 {
@@ -638,9 +648,14 @@ void hists__add_sample_cut(struct hists *h, const char *comm, int32_t pid, int32
 	e = findnew_entry(h, &k, tid);
 	e->period += period;
 	e->nr_samples++;
-	h->total_period += period;
-	h->nr_samples++;
-	e->last_sample = h->nr_samples;
+	if (e->filtered) {
+		h->nr_filtered_period += period;
+		h->nr_filtered_samples++;
+	} else {
+		h->total_period += period;
+		h->nr_samples++;
+	}
+	e->last_sample = ++h->sample_seq;
 
 	e->period_children += period;
 	/* the entry's own chains: the whole of it, from the sampled function */
@@ -661,9 +676,9 @@ void hists__add_sample_cut(struct hists *h, const char *comm, int32_t pid, int32
 		size_t i = h->callee_order ? step : n - 1 - (step - first);
 		struct hist_entry *c = caller_entry(h, &k, tid, frames, i, &level);
 
-		if (c->last_sample == h->nr_samples)
+		if (c->last_sample == h->sample_seq)
 			continue;
-		c->last_sample = h->nr_samples;
+		c->last_sample = h->sample_seq;
 		c->period_children += period;
 		if (!h->callchains)
 			continue;
@@ -674,6 +689,18 @@ void hists__add_sample_cut(struct hists *h, const char *comm, int32_t pid, int32
 		else
 			chain_add(h, c, chain, i - skip + 1, true, period);
 	}
+}
+
+void hists__set_thread_comms(struct hists *h, const char *(*comm_of)(void *ctx, int32_t tid), void *ctx)
+{
+	if (!hists__has_key(h, SORT_PID) && !hists__has_key(h, SORT_COMM))
+		return;
+	for (size_t b = 0; b < h->nbuckets; b++)
+		for (struct hist_entry *e = h->buckets[b]; e; e = e->hash_next) {
+			const char *c = comm_of(ctx, e->pid);
+
+			e->thread_comm = c ? intern(h->strings, c) : NULL;
+		}
 }
 
 const char *hist_frame__dso_name(const struct hist_frame *f)
@@ -823,7 +850,8 @@ struct hist_entry **hists__sorted(struct hists *h, size_t *nr)
 
 	for (size_t b = 0; b < h->nbuckets; b++)
 		for (struct hist_entry *e = h->buckets[b]; e; e = e->hash_next)
-			v[n++] = e;
+			if (!e->filtered)
+				v[n++] = e;
 	sort_ctx = h;
 	qsort(v, n, sizeof(*v), cmp_entries);
 	*nr = n;

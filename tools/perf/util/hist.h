@@ -85,6 +85,7 @@ struct callchain_node {
 
 struct hist_entry {
 	const char *comm;
+	const char *thread_comm;  /* the thread's last comm: perf 6.1 shows it for "pid", sizes "comm" by it */
 	int32_t pid;
 	int32_t cpu;
 	struct hist_frame frame;
@@ -99,6 +100,7 @@ struct hist_entry {
 	uint64_t seq;             /* creation order */
 	int32_t tid;              /* of the sample that made it */
 	uint32_t max_depth;       /* frames of its longest chain (children-mode ties) */
+	bool filtered;            /* made by a sample a filter left out: hidden */
 };
 
 struct hists {
@@ -110,7 +112,10 @@ struct hists {
 	struct hist_entry **buckets;
 	size_t nbuckets, nr_entries;
 	uint64_t total_period, nr_samples;
-	uint64_t nr_filtered_period;  /* of samples a filter left out (--percentage absolute) */
+	/* total_period and nr_samples count the shown entries; these the hidden ones */
+	uint64_t nr_filtered_period, nr_filtered_samples;
+	uint64_t sample_seq;      /* samples added, shown or not */
+	bool adding_filtered;     /* the sample being added was left out by a filter */
 	struct dsos *dsos;        /* for srclines */
 	void *strings;            /* interned comm / srcline strings */
 	void *node_arena;         /* call-graph nodes, freed all at once */
@@ -133,11 +138,27 @@ void hists__exit(struct hists *h);
 void hists__add_sample(struct hists *h, const char *comm, int32_t pid, int32_t tid, int32_t cpu,
 		       const struct hist_frame *frames, size_t n, uint64_t period);
 /*
+ * After the last sample, with a "pid" or "comm" key: each entry's thread comm becomes
+ * comm_of(ctx, tid) (NULL: keep the sample's), as perf 6.1 shows a thread
+ * under the name it ended with, not the one it had when sampled.
+ */
+void hists__set_thread_comms(struct hists *h, const char *(*comm_of)(void *ctx, int32_t tid), void *ctx);
+/*
  * The same, but the chain is frames[skip..n-1] only: with --max-stack in
  * caller order perf keeps the outermost frames, not the sampled one's.
  */
 void hists__add_sample_cut(struct hists *h, const char *comm, int32_t pid, int32_t tid, int32_t cpu,
 			   const struct hist_frame *frames, size_t n, size_t skip, uint64_t period);
+/*
+ * A sample a filter (--comms, --dsos, ...) leaves out, as perf 6.1 counts
+ * it: an entry is shown or hidden by the sample that made it, and every
+ * later sample with its keys adds to it, left out or not. So a filtered
+ * sample still counts in a shown entry (its keys do not tell the filtered
+ * property apart), and a kept one is hidden in an entry a filtered one made.
+ */
+void hists__add_sample_filtered(struct hists *h, const char *comm, int32_t pid, int32_t tid,
+				int32_t cpu, const struct hist_frame *frames, size_t n, size_t skip,
+				uint64_t period, bool filtered);
 
 /*
  * Which samples count (report --comms, --dsos, --symbols, --pid, --tid):

@@ -35,6 +35,14 @@ input_tp() {
 	cm_ref_record tp.data -e sched:sched_switch -e cpu-clock -- "$CM_MIX" 0.2
 }
 
+# a program under a long name that execs a short one: comm and pid columns
+# are sized by the comm a thread ended with ("true"), not the one sampled
+input_exec() {
+	cp /bin/bash ./a_long_program_name || return 1
+	"$PERF_REF" record -q -o exec.data -e cpu-clock -- ./a_long_program_name -c \
+		'i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done; exec /bin/true'
+}
+
 # system-wide, with chains: kernel symbols, many comms and DSOs
 input_sys() { cm_ref_record sys.data -a -g -e cpu-clock -F 499 -- "$CM_MIX" 0.3; }
 
