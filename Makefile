@@ -67,7 +67,7 @@ build-all: $(ALL_TARGETS)
 
 # Under SAN=1 a leak at exit is not a failure (a command-line tool frees by
 # exiting); memory errors and undefined behaviour are.
-SAN_ENV := $(if $(filter 1,$(SAN)),ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1)
+SAN_ENV := $(if $(filter 1,$(SAN)),PERF_TEST_SAN=1 ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1)
 
 test: deps
 	@$(MAKE) --no-print-directory build-all build-tests

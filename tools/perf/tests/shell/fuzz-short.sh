@@ -2,11 +2,14 @@
 # Fuzzing: each libFuzzer target runs a few seconds on its seeds with no crash, leak or UB report
 . "$TOP/tools/perf/tests/shell/lib/common.sh"
 # The long runs are `make fuzz FUZZ_SECONDS=600`. Here every target gets
-# FUZZ_SHORT_SECONDS (default 8; 9 targets = ~90 s of the suite's budget)
+# FUZZ_SHORT_SECONDS (default 8; 9 targets = ~90 s of the suite's budget;
+# 3 in the SAN run, whose fuzzers are the same binaries as the normal run's)
 # on a private copy of the grown corpus, so the test does not depend on,
 # nor change, what an earlier `make fuzz` found.
 fo="$TOP/build/fuzz"
-secs=${FUZZ_SHORT_SECONDS:-8}
+default_secs=8
+[ "${PERF_TEST_SAN:-}" = 1 ] && default_secs=3
+secs=${FUZZ_SHORT_SECONDS:-$default_secs}
 # (remade only when perf, a workload or the script changed)
 bash "$TOP/tools/perf/tests/fuzz/mk-corpus.sh" "$fo/seeds" >/dev/null
 mkdir -p run
