@@ -317,6 +317,7 @@ int cmd_report(int argc, const char **argv)
 		ret = 1;
 	memcpy(out.cols, rep.hf.cols, sizeof(out.cols));
 	out.nr_cols = rep.hf.nr_cols;
+	out.cols_plus = rep.hf.plus;
 	if (!ret && stats)
 		print_stats(s);
 	else if (!ret) {

@@ -402,11 +402,12 @@ static void fprintf_chain(FILE *f, const struct hists *h, const struct hist_outp
 
 /* ---- rows ---- */
 
-static const char *col_header(const struct hists *h, int c)
+static const char *col_header(const struct hists *h, const struct hist_output *o, int c)
 {
 	switch (c) {
 	case HF_CHILDREN: return "Children";
-	case HF_SELF: return h->children ? "Self" : "Overhead";
+	/* perf 6.1 names it "Self" in its default columns only: -F overhead,... says Overhead */
+	case HF_SELF: return h->children && (!o->nr_cols || o->cols_plus) ? "Self" : "Overhead";
 	case HF_SAMPLES: return "Samples";
 	case HF_PERIOD: return "Period";
 	default: return key_header(c);
@@ -434,7 +435,7 @@ static void fprintf_cols(FILE *f, const struct hists *h, const struct hist_outpu
 		fputs(first ? (e ? "  " : "# ") : "  ", f);
 		first = false;
 		if (!e) {
-			fprintf(f, c < SORT_NR_KEYS ? "%-*s" : "%*s", (int)width[i], col_header(h, c));
+			fprintf(f, c < SORT_NR_KEYS ? "%-*s" : "%*s", (int)width[i], col_header(h, o, c));
 			continue;
 		}
 		switch (c) {
@@ -601,7 +602,7 @@ static void fprintf_fields(FILE *f, struct hists *h, const struct hist_output *o
 	for (int i = 0; i < o->nr_cols; i++) {
 		int c = o->cols[i];
 
-		width[i] = strlen(col_header(h, c));
+		width[i] = strlen(col_header(h, o, c));
 		if (width[i] < col_min_width(c) && c >= SORT_NR_KEYS)
 			width[i] = col_min_width(c);
 		for (size_t k = 0; c < SORT_NR_KEYS && c != SORT_CPU && k < nr; k++) {

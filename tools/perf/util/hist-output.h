@@ -19,6 +19,7 @@ struct hist_output {
 	bool hide_first_sym;                /* --sort sym...: a lone chain's first frame is the row's */
 	int cols[MAX_FIELDS + MAX_SORT_KEYS]; /* report -F: the columns in order (keys and enum hist_field) */
 	int nr_cols;                        /* 0: perf's default columns */
+	bool cols_plus;                     /* -F +...: perf's default columns head them */
 	bool hierarchy;                     /* --hierarchy: one level per key (no graphs) */
 	unsigned hide_key;                  /* 1 << sort_key: columns a one-value filter made constant */
 };

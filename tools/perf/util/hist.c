@@ -115,6 +115,7 @@ int hist_fields__setup(struct hist_fields *hf, const char *fields, const char *s
 	ns = parse_items(sort ? sort : "comm,dso,sym", s, MAX_SORT_KEYS, "--sort");
 	if (nf < 0 || ns < 0)
 		return -1;
+	hf->plus = plus;
 	if (plus) {
 		/* the default columns, the ones added, then the keys */
 		if (children)

@@ -43,6 +43,7 @@ struct hist_fields {
 	int nr_cols;
 	int sort_items[MAX_FIELDS + MAX_SORT_KEYS];
 	int nr_sort_items;          /* 0: the default order */
+	bool plus;                  /* "+a,b": the default columns and these */
 	char keys[128];             /* for hists__init */
 };
 
