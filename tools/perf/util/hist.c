@@ -640,7 +640,13 @@ void hists__add_sample_cut(struct hists *h, const char *comm, int32_t pid, int32
 	struct entry_key k = { intern(h->strings, comm ? comm : ""), tid > 0 ? tid : pid, cpu,
 			       &frames[0], NULL };
 	const struct hist_frame *chain = frames + skip;
-	size_t first = skip ? skip : 1, cn = n - skip;
+	/*
+	 * The callers start at the sampled frame itself: with a symbol it is
+	 * the sample's own entry (given the period once), without one it is
+	 * keyed by its runtime address, an entry of its own in each process,
+	 * as perf 6.1 counts it
+	 */
+	size_t first = skip, cn = n - skip;
 	struct hist_entry *e;
 	bool level;
 
