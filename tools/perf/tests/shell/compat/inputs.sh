@@ -43,12 +43,13 @@ input_exec() {
 		'i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done; exec /bin/true'
 }
 
-# a stripped program run three times (three load addresses), with chains: callers
+# a stripped program run three times (three load addresses; unequal runs, so
+# that no two processes tie), with chains: callers
 # without a symbol are rows keyed by their runtime address, one per process
 input_strip() {
 	strip -o ./mix_stripped "$CM_MIX" || return 1
 	cm_ref_record strip.data -g -e cpu-clock -- sh -c \
-		'for i in 1 2 3; do ./mix_stripped 0.1; done'
+		'for s in 0.06 0.1 0.14; do ./mix_stripped $s; done'
 }
 
 # system-wide, with chains: kernel symbols, many comms and DSOs
